@@ -1,0 +1,19 @@
+# Reproduces "Contextual Dueling Bandits" (Dudik et al., COLT 2015) and its extensions.
+# Run:  envs/venv.sh snakemake --cores all       (see README.md)
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/winners.smk"
+
+
+rule all:
+    input:
+        final_outputs(),
+    default_target: True
