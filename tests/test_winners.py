@@ -235,12 +235,12 @@ def test_wrong_interior_point_support_is_repaired_by_the_simplex_method(monkeypa
 
 
 def test_uncertifiable_answer_raises(monkeypatch):
-    def broken_polish(P, approximate, support):
-        weights = np.zeros(P.shape[0])
+    def losing_arm(scaled, solver):
+        weights = np.zeros(scaled.shape[0])
         weights[3] = 1.0  # arm 3 loses to arm 0 by 0.5
-        return weights
+        return weights, solver or "CLARABEL", "optimal"
 
-    monkeypatch.setattr(winners_module, "polish_von_neumann", broken_polish)
+    monkeypatch.setattr(winners_module, "_solve_lp", losing_arm)
     with pytest.raises(CertificationError, match=r"could not be certified to -1e-09: CLARABEL"):
         von_neumann_winner(five_arm_matrix())
 
