@@ -11,6 +11,12 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/winners.smk"
+include: "workflow/rules/appendix.smk"
+include: "workflow/rules/letor.smk"
+include: "workflow/rules/online.smk"
+include: "workflow/rules/oracle.smk"
+include: "workflow/rules/report.smk"
+include: "workflow/rules/provenance.smk"
 
 
 rule all:

@@ -1,8 +1,10 @@
-"""Shared fixtures: the repository root and the local data mirror."""
+"""Shared fixtures: the repository root, the local data mirror and one tiny workflow run."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,8 @@ settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "reproducible"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+TINY_CONFIG = REPO_ROOT / "config" / "test.yaml"
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile")]
 
 
 def find_data_mirror() -> Path | None:
@@ -22,6 +26,34 @@ def find_data_mirror() -> Path | None:
     configured = os.environ.get("CDBANDITS_DATA_MIRROR")
     candidate = Path(configured) if configured else REPO_ROOT.parent / "shared" / "data"
     return candidate.resolve() if candidate.is_dir() else None
+
+
+def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
+    """Run Snakemake on the repository's Snakefile; fail the test with its output on error."""
+    completed = subprocess.run(
+        [*SNAKEMAKE, *arguments], cwd=cwd, capture_output=True, text=True, timeout=1800
+    )
+    if check and completed.returncode != 0:
+        pytest.fail(
+            f"snakemake {' '.join(arguments)} failed:\n{completed.stdout}\n{completed.stderr}"
+        )
+    return completed
+
+
+def reproducible_outputs(directory: Path) -> set[Path]:
+    """The files under results/ that a run with the same config must reproduce byte for byte.
+
+    Left out: the logs, provenance.json (it records times and the command line: the one
+    output meant to differ) and the report (built by a separate command).
+    """
+    results = directory / "results"
+    return {
+        path.relative_to(directory)
+        for path in results.rglob("*")
+        if path.is_file()
+        and "logs" not in path.relative_to(results).parts
+        and path.relative_to(results) not in {Path("provenance.json"), Path("report.html")}
+    }
 
 
 @pytest.fixture(scope="session")
@@ -39,3 +71,24 @@ def data_mirror() -> Path:
             "(the tests use the real MSLR files and never download them)"
         )
     return mirror
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory, data_mirror) -> Path:
+    """The working directory of one local run of the whole workflow on config/test.yaml.
+
+    Shared by the session (a run takes a minute or more); tests must not modify it. The
+    cluster test compares its own run with this one, byte for byte.
+    """
+    directory = tmp_path_factory.mktemp("tiny-local")
+    snakemake(
+        "--directory",
+        str(directory),
+        "--configfile",
+        str(TINY_CONFIG),
+        "--config",
+        f"data_mirror={data_mirror}",
+        "--cores",
+        "2",
+    )
+    return directory

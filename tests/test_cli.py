@@ -2,6 +2,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,7 +78,10 @@ def test_bad_input_exits_with_status_2(tmp_path, capsys):
 
 
 def test_installed_command_prints_clean_json_with_a_chatty_solver(tmp_path):
-    command = shutil.which("cdbandits") or pytest.fail("the cdbandits command is not installed")
+    beside_python = Path(sys.executable).parent / "cdbandits"
+    command = str(beside_python) if beside_python.is_file() else shutil.which("cdbandits")
+    if command is None:
+        pytest.fail("the cdbandits command is not installed")
     path = tmp_path / "five.npy"
     np.save(path, five_arm_matrix())
     completed = subprocess.run(

@@ -23,7 +23,9 @@ def test_corrupt_mirror_copy_is_rejected(tmp_path, data_mirror):
     copy = tmp_path / "mirror" / entry.mirror_path
     copy.parent.mkdir(parents=True)
     copy.write_bytes((data_mirror / entry.mirror_path).read_bytes()[:-1])
-    with pytest.raises(DataUnavailableError, match=r"MSLR_Perfect_PMat.npz from the mirror .* has sha256"):
+    with pytest.raises(
+        DataUnavailableError, match=r"MSLR_Perfect_PMat.npz from the mirror .* has sha256"
+    ):
         fetch("mslr_perfect", tmp_path / "out.npz", mirror=tmp_path / "mirror")
     assert not (tmp_path / "out.npz").exists()
 

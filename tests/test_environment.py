@@ -55,9 +55,12 @@ def test_ci_runs_the_readme_test_command(repo_root):
     assert test_command in ci
 
 
-def test_every_rule_file_uses_the_conda_environment(repo_root):
+def test_every_rule_that_runs_code_has_log_and_conda_environment(repo_root):
     for rules in (repo_root / "workflow/rules").glob("*.smk"):
-        text = rules.read_text()
-        if "rule " in text:
-            assert text.count("conda:") == len(re.findall(r"^rule ", text, re.MULTILINE)), rules
-    assert (repo_root / "workflow/rules/../../envs/cdbandits.yaml").is_file()
+        blocks = re.split(r"^(?=rule \w+:)", rules.read_text(), flags=re.MULTILINE)[1:]
+        for block in blocks:
+            name = block.split(":")[0]
+            if re.search(r"^    (script|notebook|shell):", block, re.MULTILINE):
+                assert "    conda:\n        CONDA_ENV" in block, f"{rules.name}: {name}"
+                assert "    log:" in block, f"{rules.name}: {name}"
+    assert (repo_root / "envs/cdbandits.yaml").is_file()

@@ -24,15 +24,25 @@ def test_mergedts_and_dts_files(data_mirror):
     perfect = load_matrix(folder / "chang-li-MergeDTS/MSLR-Perfect.txt")
     published = load_matrix(folder / "nightingal3-duelling-bandits/MSLR_Perfect_PMat.npz")
     np.testing.assert_array_equal(perfect, published)
-    assert load_matrix(folder / "HuasenWu-DuelingBandits/MSLR_Informational_5_Condorcet.txt").shape == (5, 5)
+    assert load_matrix(
+        folder / "HuasenWu-DuelingBandits/MSLR_Informational_5_Condorcet.txt"
+    ).shape == (5, 5)
 
 
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
         ("bad.txt", "0.5 0.2\n0.8 x\n", r"bad.txt:2: cannot read 'x' as a number"),
-        ("ragged.txt", "0.5 0.2\n\n0.8\n", r"ragged.txt:3: row has 1 entries, but the first row has 2"),
-        ("rect.csv", "0.5,0.2,0.1\n0.8,0.5,0.3\n", r"expected a square K x K matrix, got shape \(2, 3\)"),
+        (
+            "ragged.txt",
+            "0.5 0.2\n\n0.8\n",
+            r"ragged.txt:3: row has 1 entries, but the first row has 2",
+        ),
+        (
+            "rect.csv",
+            "0.5,0.2,0.1\n0.8,0.5,0.3\n",
+            r"expected a square K x K matrix, got shape \(2, 3\)",
+        ),
         ("empty.csv", "# nothing\n", "no numeric rows found"),
     ],
 )

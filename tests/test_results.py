@@ -31,7 +31,10 @@ def test_atomic_path_leaves_nothing_behind_on_failure(tmp_path):
 def test_json_is_sorted_and_converts_numpy(tmp_path):
     path = tmp_path / "x.json"
     write_json(path, {"b": np.arange(2), "a": np.float64(0.5), "c": {np.int64(3): np.bool_(True)}})
-    assert path.read_text() == '{\n  "a": 0.5,\n  "b": [\n    0,\n    1\n  ],\n  "c": {\n    "3": true\n  }\n}\n'
+    assert (
+        path.read_text()
+        == '{\n  "a": 0.5,\n  "b": [\n    0,\n    1\n  ],\n  "c": {\n    "3": true\n  }\n}\n'
+    )
     with pytest.raises(ValueError):
         write_json(path, {"nan": float("nan")})
     assert json.loads(path.read_text())["a"] == 0.5

@@ -11,8 +11,8 @@ from cdbandits.preference import as_skew
 from cdbandits.winners import (
     CERTIFICATE_TOL,
     CONDORCET_SHORTCUT,
-    SIMPLEX_SOLVER,
     COPELAND_VARIANTS,
+    SIMPLEX_SOLVER,
     CertificationError,
     SolverError,
     all_winners,
@@ -80,9 +80,7 @@ class TestFiveArmExample:
 
     def test_random_walk_to_printed_digits(self):
         distribution = random_walk_distribution(five_arm_matrix())
-        np.testing.assert_allclose(
-            distribution, [0.198, 0.212, 0.204, 0.217, 0.169], atol=PRINTED
-        )
+        np.testing.assert_allclose(distribution, [0.198, 0.212, 0.204, 0.217, 0.169], atol=PRINTED)
         assert int(np.argmax(distribution)) == 3
 
 
@@ -148,9 +146,7 @@ def test_published_informational_matrix(data_mirror):
     P = as_skew(np.load(path / "MSLR_Informational_PMat.npz")["PMat"])
     result = von_neumann_winner(P)
     assert result.support.tolist() == [64, 109, 114]
-    np.testing.assert_allclose(
-        result.weights[[64, 109, 114]], [0.1073, 0.7888, 0.1038], atol=5e-5
-    )
+    np.testing.assert_allclose(result.weights[[64, 109, 114]], [0.1073, 0.7888, 0.1038], atol=5e-5)
     assert condorcet_winner(P) is None
     assert copeland_winners(P).tolist() == [114]
     assert result.exploitability >= -CERTIFICATE_TOL

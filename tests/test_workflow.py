@@ -1,26 +1,20 @@
-"""The Snakemake workflow: lint, dry run, schema validation, a tiny end-to-end run."""
+"""The Snakemake workflow: lint, dry run, schema validation, a tiny end-to-end run.
 
-import subprocess
-import sys
+The tiny run is the session fixture `tiny_run` (conftest.py); tests/test_cluster.py runs
+the same config through the cluster profile and checks that it reproduces this run byte
+for byte.
+"""
+
+import json
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
 
 pytestmark = pytest.mark.workflow
 
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile")]
 DEFAULT_CONFIG = str(REPO_ROOT / "config/config.yaml")
-
-
-def snakemake(*arguments, cwd=REPO_ROOT, check=True):
-    completed = subprocess.run(
-        [*SNAKEMAKE, *arguments], cwd=cwd, capture_output=True, text=True, timeout=1800
-    )
-    if check and completed.returncode != 0:
-        pytest.fail(f"snakemake {' '.join(arguments)} failed:\n{completed.stdout}\n{completed.stderr}")
-    return completed
+NOTEBOOKS = sorted(path.stem for path in (REPO_ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_lint_is_clean():
@@ -38,8 +32,13 @@ def test_dry_run_of_the_default_config(tmp_path):
 
 def test_bad_config_is_rejected_by_the_schema(tmp_path):
     completed = snakemake(
-        "--dry-run", "--directory", str(tmp_path), "--configfile", DEFAULT_CONFIG,
-        "--config", "seed=-1",
+        "--dry-run",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        DEFAULT_CONFIG,
+        "--config",
+        "seed=-1",
         check=False,
     )
     assert completed.returncode != 0
@@ -48,42 +47,39 @@ def test_bad_config_is_rejected_by_the_schema(tmp_path):
     assert "-1 is less than the minimum of 0" in output
 
 
-def run_tiny_workflow(directory: Path, mirror: Path) -> None:
-    snakemake(
-        "--directory", str(directory),
-        "--configfile", str(REPO_ROOT / "config/test.yaml"),
-        "--config", f"data_mirror={mirror}",
-        "--cores", "2",
-    )
-
-
-def test_tiny_end_to_end_run_is_reproducible(tmp_path, data_mirror):
-    first, second = tmp_path / "first", tmp_path / "second"
-    run_tiny_workflow(first, data_mirror)
-    run_tiny_workflow(second, data_mirror)
-    outputs = sorted(
-        path.relative_to(first)
-        for path in (first / "results").rglob("*")
-        if path.is_file() and "logs" not in path.parts
-    )
+def test_tiny_end_to_end_run_builds_every_result(tiny_run):
+    # Reproducibility: tests/test_cluster.py compares a second run with this one.
+    outputs = reproducible_outputs(tiny_run)
     assert Path("results/winners/full_matrices.csv") in outputs
     assert Path("results/examples/examples.json") in outputs
-    for relative in outputs:
-        assert (first / relative).read_bytes() == (second / relative).read_bytes(), relative
-    summary = (first / "results/examples/examples.json").read_text()
+    assert Path("results/appendix/claims.csv") in outputs
+    for name in NOTEBOOKS:
+        for suffix in (".ipynb", ".html"):
+            notebook = Path(f"results/notebooks/{name}{suffix}")
+            assert notebook in outputs and (tiny_run / notebook).stat().st_size > 0, notebook
+    summary = (tiny_run / "results/examples/examples.json").read_text()
     assert '"all_match_paper": true' in summary
+    provenance = json.loads((tiny_run / "results/provenance.json").read_text())
+    assert provenance["config"]["seed"] == 7
+    assert "--profile" not in provenance["command"]
 
 
 def test_missing_data_fails_with_a_clear_message(tmp_path):
     completed = snakemake(
-        "--directory", str(tmp_path),
-        "--configfile", str(REPO_ROOT / "config/test.yaml"),
-        "--config", f"data_mirror={tmp_path / 'empty'}",
-        "--cores", "1",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        str(TINY_CONFIG),
+        "--config",
+        f"data_mirror={tmp_path / 'empty'}",
+        "--cores",
+        "1",
         "results/data/mslr_informational/MSLR_Informational_PMat.npz",
         check=False,
     )
     assert completed.returncode != 0
-    log = (tmp_path / "results/logs/fetch_data_file/mslr_informational/MSLR_Informational_PMat.npz.log")
+    log = (
+        tmp_path / "results/logs/fetch_data_file/mslr_informational/MSLR_Informational_PMat.npz.log"
+    )
     assert "cannot obtain MSLR_Informational_PMat.npz" in log.read_text()
     assert not (tmp_path / "results/data/mslr_informational/MSLR_Informational_PMat.npz").exists()

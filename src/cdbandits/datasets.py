@@ -1,11 +1,17 @@
 """Public data files: where each comes from, its checksum, and fetching it.
 
 Every file is identified by a key in :data:`DATA_FILES` giving its public source (a raw
-file at a pinned commit, or an official archive), its sha256 and its place in a *mirror*:
-a local folder holding verified copies (for machines without network, tests and CI).
-:func:`fetch` looks in the mirror first, downloads otherwise, verifies the checksum either
-way, and fails with a message naming the file and how to provide it. Data files are never
-part of the repository.
+file at a pinned commit, a member of a pinned package archive, or an official archive), its
+sha256 and its place in a *mirror*: a local folder holding verified copies (for machines
+without network, tests and CI). :func:`fetch` looks in the mirror first, downloads otherwise,
+verifies the checksum either way, and fails with a message naming the file and how to
+provide it. Data files are never part of the repository.
+
+A file that is published only inside an archive (the MSLR sample inside the ``rankeval``
+sdist on PyPI) has ``archive_member`` set: the archive is downloaded, checked against
+``archive_sha256``, and the member extracted and checked against ``sha256``. Whole archives
+(MSLR-WEB10K/WEB30K zips) are fetched as files; :func:`extract_member` then unpacks the
+chosen fold's file.
 """
 
 from __future__ import annotations
@@ -14,10 +20,14 @@ import hashlib
 import logging
 import os
 import shutil
+import tarfile
+import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
+import zipfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .results import atomic_path
 
@@ -25,6 +35,7 @@ __all__ = [
     "DATA_FILES",
     "DataFile",
     "DataUnavailableError",
+    "extract_member",
     "fetch",
     "mirror_candidates",
     "sha256_of",
@@ -58,6 +69,11 @@ class DataFile:
         Size in bytes, if known (for progress reporting).
     license : str
         License of the source.
+    archive_member : str or None
+        If set, ``url`` is an archive (``.tar.gz`` or ``.zip``) and the file is this member
+        of it; ``sha256`` and ``size`` are the member's.
+    archive_sha256 : str or None
+        Checksum of the archive at ``url`` (with ``archive_member``).
     """
 
     key: str
@@ -66,6 +82,8 @@ class DataFile:
     mirror_path: str
     size: int | None
     license: str
+    archive_member: str | None = None
+    archive_sha256: str | None = None
 
     @property
     def filename(self) -> str:
@@ -98,6 +116,61 @@ DATA_FILES: dict[str, DataFile] = {
     )
 }
 
+_RANKEVAL_SDIST = (
+    "https://files.pythonhosted.org/packages/79/a7/"
+    "436c3492eb252df3a3747fa675e5781bc7c89c56e508ecbaf3b2c79f1e54/rankeval-0.8.2.tar.gz"
+)
+
+DATA_FILES.update(
+    {
+        entry.key: entry
+        for entry in (
+            *(
+                DataFile(
+                    key=f"mslr_sample_{part}",
+                    url=_RANKEVAL_SDIST,
+                    sha256=sha,
+                    mirror_path=f"mslr-web-rankeval-5k/msn1.fold1.{part}.5k.txt",
+                    size=size,
+                    license="MPL-2.0 (rankeval); data: Microsoft Learning to Rank Datasets",
+                    archive_member=f"rankeval-0.8.2/rankeval/test/data/msn1.fold1.{part}.5k.txt",
+                    archive_sha256=(
+                        "c7d71602ab7fe0a0281976c1f0e883cb16431f72e4e946e5fd83790449bb21a9"
+                    ),
+                )
+                for part, sha, size in (
+                    (
+                        "train",
+                        "6d1721de961a35fbaef7085dc5b41e2940f0ddb04bab5f7a8566cf7db4158fa6",
+                        5777049,
+                    ),
+                    (
+                        "test",
+                        "13d3c638edd23e482c38f4316c2680c938c2eaedbe096970ab30a48e364463d3",
+                        5572375,
+                    ),
+                )
+            ),
+            DataFile(
+                key="mslr_web10k",
+                url="https://api.onedrive.com/v1.0/shares/s!AtsMfWUz5l8nbOIoJ6Ks0bEMp78/root/content",
+                sha256="2902142ea33f18c59414f654212de5063033b707d5c3939556124b1120d3a0ba",
+                mirror_path="mslr-web10k/MSLR-WEB10K.zip",
+                size=1234144912,
+                license="Microsoft Learning to Rank Datasets (research use)",
+            ),
+            DataFile(
+                key="mslr_web30k",
+                url="https://api.onedrive.com/v1.0/shares/s!AtsMfWUz5l8nbXGPBlwD1rnFdBY/root/content",
+                sha256="08cb7977e1d5cbdeb57a9a2537a0923dbca6d46a76db9a6afc69e043c85341ae",
+                mirror_path="mslr-web30k/MSLR-WEB30K.zip",
+                size=3849406307,
+                license="Microsoft Learning to Rank Datasets (research use)",
+            ),
+        )
+    }
+)
+
 
 def sha256_of(path: str | os.PathLike[str]) -> str:
     """Hex sha256 of a file, read in chunks."""
@@ -128,15 +201,102 @@ def _verify(path: Path, entry: DataFile, origin: str) -> None:
         )
 
 
-def _download(entry: DataFile, temporary: Path, timeout: float) -> None:
-    request = urllib.request.Request(entry.url, headers={"User-Agent": "cdbandits"})
+def _download_url(url: str, name: str, temporary: Path, timeout: float) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": "cdbandits"})
     with urllib.request.urlopen(request, timeout=timeout) as response, open(temporary, "wb") as out:
         total = 0
         for chunk in iter(lambda: response.read(_CHUNK), b""):
             out.write(chunk)
             total += len(chunk)
             if total % (256 * _CHUNK) < _CHUNK:
-                logger.info("%s: %.0f MB downloaded", entry.filename, total / 2**20)
+                logger.info("%s: %.0f MB downloaded", name, total / 2**20)
+
+
+def _download(entry: DataFile, temporary: Path, timeout: float) -> None:
+    if entry.archive_member is None:
+        _download_url(entry.url, entry.filename, temporary, timeout)
+        return
+    archive_name = PurePosixPath(urllib.parse.urlparse(entry.url).path).name
+    with tempfile.TemporaryDirectory(dir=temporary.parent) as folder:
+        archive = Path(folder) / archive_name
+        _download_url(entry.url, archive_name, archive, timeout)
+        if entry.archive_sha256 is not None:
+            actual = sha256_of(archive)
+            if actual != entry.archive_sha256:
+                raise DataUnavailableError(
+                    f"{archive_name} from {entry.url} has sha256 {actual}, expected "
+                    f"{entry.archive_sha256}; it is not the pinned archive"
+                )
+        _extract_exact(archive, entry.archive_member, temporary)
+
+
+def _extract_exact(archive: Path, member: str, destination: Path) -> None:
+    """Copy ``member`` of the tar or zip ``archive`` to ``destination``."""
+    if zipfile.is_zipfile(archive):
+        with (
+            zipfile.ZipFile(archive) as bundle,
+            bundle.open(member) as source,
+            open(destination, "wb") as out,
+        ):
+            shutil.copyfileobj(source, out, _CHUNK)
+        return
+    with tarfile.open(archive, "r:*") as bundle:
+        source = bundle.extractfile(member)
+        if source is None:
+            raise DataUnavailableError(f"{member} in {archive} is not a regular file")
+        with source, open(destination, "wb") as out:
+            shutil.copyfileobj(source, out, _CHUNK)
+
+
+def _member_names(archive: Path) -> list[str]:
+    if zipfile.is_zipfile(archive):
+        with zipfile.ZipFile(archive) as bundle:
+            return [info.filename for info in bundle.infolist() if not info.is_dir()]
+    with tarfile.open(archive, "r:*") as bundle:
+        return [info.name for info in bundle.getmembers() if info.isfile()]
+
+
+def extract_member(
+    archive: str | os.PathLike[str], member_suffix: str, destination: str | os.PathLike[str]
+) -> Path:
+    """Extract the one member of a zip or tar archive whose path ends with ``member_suffix``.
+
+    Used to unpack one fold file of the MSLR archives (``"Fold1/train.txt"``) without
+    depending on the archive's top folder name.
+
+    Parameters
+    ----------
+    archive : path-like
+        A ``.zip`` or (compressed) tar file.
+    member_suffix : str
+        End of the member's path, matched at a ``/`` boundary.
+    destination : path-like
+        Where the member is written (atomically).
+
+    Returns
+    -------
+    pathlib.Path
+        ``destination``.
+
+    Raises
+    ------
+    DataUnavailableError
+        If no member or more than one member matches.
+    """
+    archive = Path(archive)
+    suffix = member_suffix.strip("/")
+    names = _member_names(archive)
+    matches = [name for name in names if name == suffix or name.endswith("/" + suffix)]
+    if len(matches) != 1:
+        shown = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
+        raise DataUnavailableError(
+            f"{archive} has {len(matches)} members ending with {suffix!r} (need exactly one): "
+            f"{matches or shown}"
+        )
+    with atomic_path(destination) as temporary:
+        _extract_exact(archive, matches[0], temporary)
+    logger.info("%s: extracted %s to %s", archive.name, matches[0], destination)
+    return Path(destination)
 
 
 def fetch(
@@ -187,12 +347,24 @@ def fetch(
             logger.info("%s: downloading %s", entry.filename, entry.url)
             _download(entry, temporary, timeout)
             _verify(temporary, entry, entry.url)
-    except (urllib.error.URLError, OSError, TimeoutError) as error:
+    except (
+        urllib.error.URLError,
+        OSError,
+        TimeoutError,
+        tarfile.TarError,
+        zipfile.BadZipFile,
+        KeyError,
+    ) as error:
         where = ", ".join(str(path) for path in searched) or "no mirror configured"
+        origin_hint = (
+            f" (sha256 {entry.sha256})"
+            if entry.archive_member is None
+            else f", extract {entry.archive_member} (sha256 {entry.sha256})"
+        )
         raise DataUnavailableError(
             f"cannot obtain {entry.filename} (data file {key!r}): not in the mirror "
             f"(looked at: {where}) and the download from {entry.url} failed ({error}). "
-            f"To provide it, download {entry.url} (sha256 {entry.sha256}) on a machine with "
+            f"To provide it, download {entry.url}{origin_hint} on a machine with "
             f"network, put it at <folder>/{entry.mirror_path}, and set 'data_mirror' in the "
             f"config (or pass --config data_mirror=<folder>) to that folder."
         ) from error

@@ -188,8 +188,12 @@ def examples_summary(five_arm: pd.DataFrame, clone: pd.DataFrame) -> dict[str, A
     fourth_arm = 3
     five = {
         "von_neumann_uniform_on_arms_0_2": bool(
-            np.allclose(five_arm["von_neumann_weight"], PAPER_FIVE_ARM["von_neumann_weights"],
-                        rtol=0, atol=weights_tol)
+            np.allclose(
+                five_arm["von_neumann_weight"],
+                PAPER_FIVE_ARM["von_neumann_weights"],
+                rtol=0,
+                atol=weights_tol,
+            )
         ),
         "copeland_scores": bool(
             (five_arm["copeland_wins"] == five_arm["paper_copeland_wins"]).all()
@@ -198,8 +202,9 @@ def examples_summary(five_arm: pd.DataFrame, clone: pd.DataFrame) -> dict[str, A
             np.allclose(five_arm["borda"], five_arm["paper_borda"], rtol=0, atol=printed)
         ),
         "random_walk_to_printed_digits": bool(
-            np.allclose(five_arm["random_walk"], five_arm["paper_random_walk"], rtol=0,
-                        atol=printed)
+            np.allclose(
+                five_arm["random_walk"], five_arm["paper_random_walk"], rtol=0, atol=printed
+            )
         ),
         "arm_3_wins_copeland_borda_random_walk": bool(
             five_arm["copeland_wins"].idxmax() == fourth_arm
@@ -215,8 +220,10 @@ def examples_summary(five_arm: pd.DataFrame, clone: pd.DataFrame) -> dict[str, A
             {
                 "k": int(k),
                 "copeland_table_matches_paper": bool(
-                    all((rows[f"copeland_{v}"] == rows[f"paper_copeland_{v}"]).all()
-                        for v in COPELAND_VARIANTS)
+                    all(
+                        (rows[f"copeland_{v}"] == rows[f"paper_copeland_{v}"]).all()
+                        for v in COPELAND_VARIANTS
+                    )
                 ),
                 "no_variant_makes_all_four_copeland_winners": bool(
                     not any(rows[f"copeland_winner_{v}"].all() for v in COPELAND_VARIANTS)
@@ -225,8 +232,12 @@ def examples_summary(five_arm: pd.DataFrame, clone: pd.DataFrame) -> dict[str, A
                     not any(rows.loc[2, f"copeland_winner_{v}"] for v in COPELAND_VARIANTS)
                 ),
                 "von_neumann_w0_plus_w1_w2_w3_one_third": bool(
-                    np.allclose([weights[0] + weights[1], weights[2], weights[3]], 1 / 3,
-                                rtol=0, atol=weights_tol)
+                    np.allclose(
+                        [weights[0] + weights[1], weights[2], weights[3]],
+                        1 / 3,
+                        rtol=0,
+                        atol=weights_tol,
+                    )
                 ),
             }
         )

@@ -43,9 +43,7 @@ def _parse_text(path: Path, delimiter: str | None) -> NDArray[np.float64]:
                 if delimiter == "," and not rows:
                     continue  # header of arm names
                 bad = next(field for field in fields if not _is_number(field))
-                raise MatrixFileError(
-                    f"{path}:{number}: cannot read {bad!r} as a number"
-                ) from None
+                raise MatrixFileError(f"{path}:{number}: cannot read {bad!r} as a number") from None
             line_numbers.append(number)
     if not rows:
         raise MatrixFileError(f"{path}: no numeric rows found")

@@ -82,8 +82,8 @@ def _check(array: NDArray[np.float64], convention: Convention, tol: float) -> No
     if where is not None:
         i, j = where
         raise PreferenceMatrixError(
-            f"entry ({i}, {j}) = {float(array[i, j])!r} is outside [{low:g}, {high:g}], the range of "
-            f"a {convention}-form preference matrix"
+            f"entry ({i}, {j}) = {float(array[i, j])!r} is outside [{low:g}, {high:g}], "
+            f"the range of a {convention}-form preference matrix"
         )
     diag = np.diagonal(array)
     off = np.flatnonzero(np.abs(diag - diagonal) > tol)
@@ -98,8 +98,9 @@ def _check(array: NDArray[np.float64], convention: Convention, tol: float) -> No
         i, j = where
         raise PreferenceMatrixError(
             f"entries ({i}, {j}) = {float(array[i, j])!r} and ({j}, {i}) = "
-            f"{float(array[j, i])!r} sum to {float(array[i, j] + array[j, i])!r}; a {convention}-form preference matrix needs "
-            f"{name}[i, j] + {name}[j, i] = {pair_sum:g} (tolerance {tol:g})"
+            f"{float(array[j, i])!r} sum to {float(array[i, j] + array[j, i])!r}; a "
+            f"{convention}-form preference matrix needs {name}[i, j] + {name}[j, i] = "
+            f"{pair_sum:g} (tolerance {tol:g})"
         )
 
 

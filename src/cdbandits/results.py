@@ -188,4 +188,3 @@ def log_to_file(path: str | os.PathLike[str] | None) -> Iterator[logging.Logger]
         logger.removeHandler(handler)
         logger.setLevel(previous_level)
         handler.close()
-

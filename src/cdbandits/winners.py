@@ -18,17 +18,23 @@ program written in cvxpy and then *polished* to an exact answer and *certified*:
    support arm is a best response of the opponent). ``w`` restricted to the support is
    projected onto that affine set (plus ``sum(w) == 1``) by least squares; entries outside
    the support are exactly 0. Arms whose polished weight is not positive are dropped and
-   the projection repeated. The solver's own point, clipped at 0 and renormalised, is kept
-   as a second candidate; the better certified of the two is returned.
+   the projection repeated. This is done for two support guesses, the complementary-
+   slackness rule of step 2 and the arms with weight above ``SUPPORT_THRESHOLD`` (1e-6)
+   times the largest; the solver's own point, clipped at 0 and renormalised, is a third
+   candidate. The candidate with the best certificate (step 4) wins; ties go to the
+   earlier candidate.
 4. Certificate: ``exploitability = min_b (P.T @ w)[b]``, the worst expected duel outcome
-   of ``w`` against any single arm (0 for an exact vNW). The answer is returned only if
-   this is ``>= -CERTIFICATE_TOL`` *relative to the matrix's scale* (for ``P / max|P|``),
-   which implies the absolute certificate since valid entries have ``|P| <= 1``.
-5. If it is not (an interior-point solution can leave a clearly wrong support when entries
-   of very different magnitudes make the objective flat in some direction), the LP is
-   re-solved by the simplex method (HiGHS), whose vertex solution has an exact support, and
-   steps 2-4 are repeated; ``solver`` in the result says which solution was returned. If
-   that fails too, :class:`CertificationError` is raised. Nothing uncertified is returned.
+   of ``w`` against any single arm (0 for an exact vNW), computed relative to the matrix's
+   scale (for ``P / max|P|``), which implies the absolute certificate since valid entries
+   have ``|P| <= 1``.
+5. If the best certificate is not exact (``< -EXACT_TOL`` = -1e-12; an interior-point
+   solution can leave weights of 1e-9 to 1e-5 on wrong arms when entries of very different
+   magnitudes make the objective flat in some direction), the LP is re-solved by the
+   simplex method (HiGHS, feasibility tolerances 1e-10), whose vertex solution has an
+   exact support, and steps 2-4 are repeated; the best candidate of both solves is kept
+   and ``solver`` in the result says which solve it came from. The answer is returned
+   only if its certificate is ``>= -CERTIFICATE_TOL``; otherwise
+   :class:`CertificationError` is raised. Nothing uncertified is returned.
 
 The support of the returned ``w`` is the set of arms with positive weight; after the polish
 those weights are bounded away from zero by the solver's accuracy.
@@ -46,7 +52,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import cvxpy as cp
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
@@ -57,8 +62,11 @@ __all__ = [
     "CERTIFICATE_TOL",
     "CONDORCET_SHORTCUT",
     "COPELAND_VARIANTS",
+    "EXACT_TOL",
+    "SUPPORT_THRESHOLD",
     "CertificationError",
     "CopelandVariant",
+    "SIMPLEX_OPTIONS",
     "SIMPLEX_SOLVER",
     "SolverError",
     "VonNeumannWinner",
@@ -85,6 +93,13 @@ CONDORCET_SHORTCUT = "condorcet"
 #: and its options: feasibility tolerances well below the certificate's.
 SIMPLEX_SOLVER = "HIGHS"
 SIMPLEX_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+
+#: A polished answer this close to 0 (relative to max |P|) is exact up to rounding; anything
+#: worse triggers the simplex re-solve of step 5 even when it passes the certificate.
+EXACT_TOL = 1e-12
+
+#: The second support rule of step 3: weights above this fraction of the largest weight.
+SUPPORT_THRESHOLD = 1e-6
 
 CopelandVariant = Literal["wins", "wins_or_ties", "wins_minus_losses"]
 
@@ -389,42 +404,54 @@ def von_neumann_winner(
     scale = np.abs(P).max()
     scaled = P / scale if scale > 0 else P
     attempts = [solver] if solver == SIMPLEX_SOLVER else [solver, SIMPLEX_SOLVER]
+    best: tuple[float, NDArray[np.float64], str, str] | None = None
     failures = []
     for attempt in attempts:
         raw, solver_name, status = _solve_lp(scaled, attempt)
-        polished = polish_von_neumann(scaled, raw, np.flatnonzero(raw > scaled.T @ raw))
-        clipped = np.clip(raw, 0.0, None)
-        weights, relative = max(
-            (
-                (w, exploitability(scaled, w))
-                for w in (polished, clipped / clipped.sum())
-                if w.any()
-            ),
-            key=lambda candidate: candidate[1],
-            default=(polished, -np.inf),
-        )
-        if relative >= -tol:
-            return VonNeumannWinner(
-                weights=weights,
-                support=np.flatnonzero(weights > 0).astype(np.int64),
-                exploitability=exploitability(P, weights),
-                solver=solver_name,
-                status=status,
-            )
+        for weights in _candidates(scaled, raw):
+            relative = exploitability(scaled, weights)
+            if best is None or relative > best[0]:
+                best = (relative, weights, solver_name, status)
+        if best[0] >= -EXACT_TOL:
+            break
         failures.append(
-            f"{solver_name} (status {status!r}): min_b (P.T w)_b / max|P| = {relative:.3e} "
-            f"after polishing, {exploitability(scaled, raw):.3e} before"
+            f"{solver_name} (status {status!r}): best min_b (P.T w)_b / max|P| = "
+            f"{best[0]:.3e} after polishing, {exploitability(scaled, raw):.3e} before"
         )
-    raise CertificationError(
-        f"the von Neumann winner of the {k}x{k} matrix could not be certified to "
-        f"-{tol:.0e}: " + "; ".join(failures)
+    relative, weights, solver_name, status = best
+    if not relative >= -tol:
+        raise CertificationError(
+            f"the von Neumann winner of the {k}x{k} matrix could not be certified to "
+            f"-{tol:.0e}: " + "; ".join(failures)
+        )
+    return VonNeumannWinner(
+        weights=weights,
+        support=np.flatnonzero(weights > 0).astype(np.int64),
+        exploitability=exploitability(P, weights),
+        solver=solver_name,
+        status=status,
     )
+
+
+def _candidates(scaled: NDArray[np.float64], raw: NDArray[np.float64]) -> list[NDArray[np.float64]]:
+    """Polished candidates of step 3 from an LP solution (all distributions, none empty)."""
+    slack_rule = np.flatnonzero(raw > scaled.T @ raw)
+    threshold_rule = np.flatnonzero(raw > SUPPORT_THRESHOLD * raw.max())
+    clipped = np.clip(raw, 0.0, None)
+    candidates = [
+        polish_von_neumann(scaled, raw, slack_rule),
+        polish_von_neumann(scaled, raw, threshold_rule),
+        clipped / clipped.sum(),
+    ]
+    return [weights for weights in candidates if weights.any()]
 
 
 def _solve_lp(
     scaled: NDArray[np.float64], solver: str | None
 ) -> tuple[NDArray[np.float64], str, str]:
     """Solve the vNW LP of step 1 with cvxpy; return the weights, solver name and status."""
+    import cvxpy as cp  # here, not at the top: it takes most of a second to import
+
     k = scaled.shape[0]
     w = cp.Variable(k, nonneg=True)
     t = cp.Variable()

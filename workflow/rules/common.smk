@@ -14,29 +14,40 @@ os.environ.update(PYTHONPATH=str(SRC))
 sys.path.insert(0, str(SRC))
 
 from cdbandits.datasets import DATA_FILES  # noqa: E402
+from cdbandits.sources import source_files  # noqa: E402
 
 CONDA_ENV = "../../envs/cdbandits.yaml"
 
 
 def library(*modules):
-    """Source files of the named cdbandits modules, declared as inputs so edits rerun a rule.
+    """Source files run by the named cdbandits modules (their imports followed), as inputs.
 
-    A module name may name a subpackage folder ("letor"), which stands for all its files.
+    Declared as inputs so that editing any of them reruns the rule. A subpackage name
+    ("letor") stands for all its modules.
     """
-    package = SRC / "cdbandits"
-    paths = [package / "__init__.py"]
-    for module in modules:
-        folder = package / module
-        if folder.is_dir():
-            paths.extend(sorted(folder.glob("*.py")))
-        else:
-            paths.append(package / f"{module}.py")
-    return [str(path) for path in paths]
+    return [str(path) for path in source_files(*modules, root=SRC / "cdbandits")]
 
 
 def data_path(key):
     """Where the fetch rule puts the verified data file `key` of cdbandits.datasets."""
     return f"results/data/{key}/{DATA_FILES[key].filename}"
+
+
+def report_figure(paths, caption, category, subcategory=None):
+    """A figure's output paths with the first (the PNG in results/) flagged for the report.
+
+    The other paths (the PDF and the copies in figures/) stay plain outputs, so the report
+    shows each figure once. `caption` is relative to the rules file, as in report().
+    """
+    first, *rest = paths
+    # (Not at the start of a line: Snakemake's parser would read `report` as its keyword.)
+    flagged = report(first, caption=caption, category=category, subcategory=subcategory)
+    return [flagged, *rest]
+
+
+def notebook_outputs(*names):
+    """Executed copy and HTML rendering of each named notebook (rules in report.smk)."""
+    return [f"results/notebooks/{name}.{ext}" for name in names for ext in ("ipynb", "html")]
 
 
 def final_outputs():
@@ -47,4 +58,14 @@ def final_outputs():
         "results/examples/examples.json",
         "results/winners/full_matrices.csv",
         "results/winners/full_matrices.json",
+        *appendix_outputs(),
+        *online_outputs(),
+        *oracle_outputs(),
+        *notebook_outputs(
+            "examples_and_full_matrices",
+            "appendix_statistics",
+            "mslr_pipeline_validation",
+            "online_regret",
+            "oracle_methods_and_bounds",
+        ),
     ]

@@ -1,3 +1,8 @@
+# On a cluster, downloads run where Snakemake runs (compute nodes often have no network).
+localrules:
+    fetch_data_file,
+
+
 rule fetch_data_file:
     output:
         data="results/data/{key}/{filename}",

@@ -1,10 +1,26 @@
+EXAMPLES_CATEGORY = "Worked examples (Appendix B)"
+WINNERS_CATEGORY = "Published MSLR matrices"
+
+
 rule tabulate_paper_examples:
     input:
         library=library("examples", "winners", "preference", "results"),
     output:
-        five_arm="results/examples/five_arm.csv",
-        clone="results/examples/clone_copeland.csv",
-        summary="results/examples/examples.json",
+        five_arm=report(
+            "results/examples/five_arm.csv",
+            caption="../report/examples/five_arm.rst",
+            category=EXAMPLES_CATEGORY,
+        ),
+        clone=report(
+            "results/examples/clone_copeland.csv",
+            caption="../report/examples/clone_copeland.rst",
+            category=EXAMPLES_CATEGORY,
+        ),
+        summary=report(
+            "results/examples/examples.json",
+            caption="../report/examples/examples_json.rst",
+            category=EXAMPLES_CATEGORY,
+        ),
     params:
         clone_ks=config["winners"]["clone_ks"],
         solver=config["winners"]["solver"],
@@ -25,8 +41,16 @@ rule compute_full_matrix_winners:
         matrices=[data_path(key) for key in config["winners"]["matrices"]],
         library=library("winners", "preference", "matrix_io", "results"),
     output:
-        table="results/winners/full_matrices.csv",
-        details="results/winners/full_matrices.json",
+        table=report(
+            "results/winners/full_matrices.csv",
+            caption="../report/winners/full_matrices_csv.rst",
+            category=WINNERS_CATEGORY,
+        ),
+        details=report(
+            "results/winners/full_matrices.json",
+            caption="../report/winners/full_matrices_json.rst",
+            category=WINNERS_CATEGORY,
+        ),
     params:
         names=config["winners"]["matrices"],
         solver=config["winners"]["solver"],

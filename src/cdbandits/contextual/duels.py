@@ -1,0 +1,161 @@
+"""Running a dueling algorithm on an environment: the episode loop and its log.
+
+:class:`DuelingAlgorithm` is the base of every learner (SparringEXP4.P and the baselines).
+:meth:`DuelingAlgorithm.run` splits the generator it is given into three independent
+streams (environment, first learner, second learner; each learner consumes one uniform per
+round) and then
+
+* on a :class:`~cdbandits.contextual.environments.StochasticEnvironment`, draws the whole
+  schedule in advance and runs the algorithm's compiled episode (fast path);
+* on any other environment (an adaptive adversary), plays round by round through the
+  algorithm's ``_choose`` / ``_observe`` steps.
+
+Both paths consume the same random numbers in the same order and share the compiled
+per-round arithmetic, so on a stochastic environment they give identical logs.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from .environments import ContextPopulation, DuelingEnvironment, StochasticEnvironment
+
+__all__ = ["DuelLog", "DuelingAlgorithm", "draw_action", "schedule_log"]
+
+
+@dataclass(frozen=True)
+class DuelLog:
+    """What happened in an episode of ``T`` rounds.
+
+    Attributes
+    ----------
+    context_ids : ndarray of int64, shape (T,)
+        Index of ``x_t`` among the environment's contexts.
+    first_actions, second_actions : ndarray of int64, shape (T,)
+        ``a_t`` (row player) and ``b_t`` (column player).
+    outcomes : ndarray of int8, shape (T,)
+        ``r_t = +1`` if ``a_t`` won the duel, ``-1`` otherwise.
+    gains : ndarray of float64, shape (T, K)
+        Evaluator-only: ``g_t(a) = (P_t(a, a_t) + P_t(a, b_t)) / 2``; the regret (rd1) after
+        ``t`` rounds is ``max_pi sum_{s <= t} g_s(pi(x_s))``.
+    """
+
+    context_ids: NDArray[np.int64]
+    first_actions: NDArray[np.int64]
+    second_actions: NDArray[np.int64]
+    outcomes: NDArray[np.int8]
+    gains: NDArray[np.float64]
+
+    @property
+    def horizon(self) -> int:
+        """Number of rounds ``T``."""
+        return int(self.context_ids.size)
+
+
+@numba.njit(cache=True)
+def draw_action(probabilities: NDArray[np.float64], uniform: float) -> int:
+    """Inverse-CDF draw: the first ``j`` with ``uniform < p_0 + ... + p_j`` (else the last)."""
+    cumulative = 0.0
+    last = probabilities.size - 1
+    for a in range(last):
+        cumulative += probabilities[a]
+        if uniform < cumulative:
+            return a
+    return last
+
+
+def schedule_log(
+    population: ContextPopulation,
+    context_ids: NDArray[np.int64],
+    duel_uniforms: NDArray[np.float64],
+    first_actions: NDArray[np.int64],
+    second_actions: NDArray[np.int64],
+) -> DuelLog:
+    """The log of a stochastic episode, given both players' actions (vectorised).
+
+    Outcomes follow :meth:`DuelingEnvironment.duel`: ``+1`` iff
+    ``duel_uniforms[t] < (1 + P_t(a_t, b_t)) / 2``.
+    """
+    matrices = population.matrices[context_ids]
+    rounds = np.arange(context_ids.size)
+    win_probability = (1.0 + matrices[rounds, first_actions, second_actions]) / 2.0
+    outcomes = np.where(duel_uniforms < win_probability, 1, -1).astype(np.int8)
+    gains = (matrices[rounds, :, first_actions] + matrices[rounds, :, second_actions]) / 2.0
+    return DuelLog(context_ids, first_actions, second_actions, outcomes, gains)
+
+
+class DuelingAlgorithm(ABC):
+    """Base of the contextual dueling learners; see the module docstring."""
+
+    @abstractmethod
+    def _start(self, environment: DuelingEnvironment, horizon: int) -> None:
+        """Validate the environment and set the learned state for a new episode."""
+
+    @abstractmethod
+    def _choose(self, context: int, first_uniform: float, second_uniform: float) -> tuple[int, int]:
+        """Both actions for context index ``context``."""
+
+    @abstractmethod
+    def _observe(self, outcome: int) -> None:
+        """Learn from the outcome of the duel just chosen."""
+
+    @abstractmethod
+    def _run_schedule(
+        self,
+        population: ContextPopulation,
+        context_ids: NDArray[np.int64],
+        duel_uniforms: NDArray[np.float64],
+        first_uniforms: NDArray[np.float64],
+        second_uniforms: NDArray[np.float64],
+    ) -> DuelLog:
+        """The whole stochastic episode at once, identical to the round-by-round loop."""
+
+    def run(
+        self, environment: DuelingEnvironment, horizon: int, rng: np.random.Generator
+    ) -> DuelLog:
+        """Play ``horizon`` rounds on ``environment``.
+
+        Parameters
+        ----------
+        environment : DuelingEnvironment
+        horizon : int
+            Number of rounds ``T`` (algorithms tuned to the horizon use it).
+        rng : numpy.random.Generator
+            The only source of randomness (environment and both players).
+
+        Returns
+        -------
+        DuelLog
+        """
+        if horizon < 1:
+            raise ValueError(f"horizon must be at least 1; got {horizon}")
+        environment_rng, first_rng, second_rng = rng.spawn(3)
+        self._start(environment, horizon)
+        if isinstance(environment, StochasticEnvironment):
+            context_ids, duel_uniforms = environment.draw_schedule(horizon, environment_rng)
+            return self._run_schedule(
+                environment.population,
+                context_ids,
+                duel_uniforms,
+                first_rng.random(horizon),
+                second_rng.random(horizon),
+            )
+        environment.reset(environment_rng)
+        context_ids = np.empty(horizon, dtype=np.int64)
+        first = np.empty(horizon, dtype=np.int64)
+        second = np.empty(horizon, dtype=np.int64)
+        outcomes = np.empty(horizon, dtype=np.int8)
+        gains = np.empty((horizon, environment.n_actions))
+        for t in range(horizon):
+            context = environment.next_context()
+            a, b = self._choose(context, float(first_rng.random()), float(second_rng.random()))
+            outcome = environment.duel(a, b)
+            self._observe(outcome)
+            context_ids[t], first[t], second[t], outcomes[t] = context, a, b, outcome
+            gains[t] = environment.gains(a, b)
+        return DuelLog(context_ids, first, second, outcomes, gains)

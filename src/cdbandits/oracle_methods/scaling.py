@@ -1,0 +1,263 @@
+"""Time and memory against ``|Pi|``: SparringEXP4.P against the oracle methods, side by side.
+
+The class is :class:`~cdbandits.contextual.policies.DecisionStumps` with
+``|Pi| = d (n_bins - 1) K^2``, grown through ``n_bins``; the environment a synthetic
+population. Every method gets the same data budget ``T = m`` rounds and outputs a mixture
+over policies:
+
+* ``sparring_exp4p``: SparringEXP4.P for ``T`` rounds (its online-to-batch average). It needs
+  every policy's advice on every context (the action table, ``n_contexts x |Pi|`` bytes)
+  and keeps weights for every policy: time and memory linear in ``|Pi|``;
+* ``fpl`` and ``pgd``: ``m`` rounds of uniform exploration, then SparringFPL or ProjectedGD
+  with the exact :class:`~cdbandits.oracle_methods.stump_oracle.CompressedStumpOracle`,
+  whose calls cost ``O(m d K^2)`` whatever ``n_bins``: only locating each context's bin
+  grows with ``|Pi|`` (logarithmically);
+* ``fpl_learned``: the same FPL with a scikit-learn decision stump (weighted multiclass
+  reduction) as oracle.
+
+Each measurement runs in a fresh Python process (:func:`measure`, which runs this module):
+a warm-up on the smallest class loads the compiled kernels, the peak resident set size is
+reset (``/proc/self/clear_refs``), and then the method is timed from building what it needs
+(table or oracle) to its output. ``peak_mb`` is the peak resident memory above the
+process's size before the method started. The output's exploitability in ``M`` is computed
+afterwards, exactly, with the compressed oracle on the population (not timed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..contextual.environments import StochasticEnvironment, synthetic_intransitive_population
+from ..contextual.exp4p import SparringExp4P
+from ..contextual.oracle import ActionTable
+from ..contextual.policies import DecisionStumps
+from ..contextual.regret import contextual_exploitability
+from ..randomness import named_generator
+from .compact_game import CompactGame
+from .experiments import learned_estimator
+from .exploration import explore, uniform_exploration
+from .fpl import SparringFPL
+from .hull import ExactOracle, PolicyOracle
+from .learned_oracle import LearnedOracle
+from .pgd import ProjectedGD
+from .stump_oracle import CompressedStumpOracle
+
+__all__ = ["SCALING_METHODS", "measure", "measure_here", "stump_bins"]
+
+#: The methods compared, by the names used in the tables.
+SCALING_METHODS = ("sparring_exp4p", "fpl", "pgd", "fpl_learned")
+
+#: Policies per chunk when building SparringEXP4.P's action table.
+_TABLE_CHUNK = 65536
+
+
+def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
+    """``n_bins`` with ``d (n_bins - 1) K^2 = class_size`` (which must be divisible)."""
+    per_threshold = n_features * n_actions**2
+    if class_size < per_threshold or class_size % per_threshold:
+        raise ValueError(
+            f"a stump class has d (n_bins - 1) K^2 policies, a multiple of {per_threshold} for "
+            f"d = {n_features}, K = {n_actions}; got {class_size}"
+        )
+    return class_size // per_threshold + 1
+
+
+def _peak_rss_kb() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise RuntimeError("/proc/self/status has no VmHWM line")
+
+
+def _current_rss_kb() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("/proc/self/status has no VmRSS line")
+
+
+def _reset_peak() -> bool:
+    """Reset the peak RSS to the current RSS (Linux >= 4.0); ``False`` if not allowed."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _action_table(stumps: DecisionStumps, X: NDArray[np.float64]) -> ActionTable:
+    """The stumps' action table, filled in chunks of policies.
+
+    :meth:`DecisionStumps.actions` on the whole class at once makes ``int64`` temporaries
+    of ``8 n |Pi|`` bytes; chunking keeps the peak near the table's own ``n |Pi|`` bytes,
+    the memory SparringEXP4.P actually needs for its advice.
+    """
+    actions = np.empty((X.shape[0], stumps.n_policies), dtype=np.uint8)
+    for start in range(0, stumps.n_policies, _TABLE_CHUNK):
+        ids = np.arange(start, min(stumps.n_policies, start + _TABLE_CHUNK))
+        actions[:, ids] = stumps.actions(X, ids)
+    return ActionTable(actions, stumps.n_actions)
+
+
+def _distributions(
+    actions: NDArray[np.uint8], weights: NDArray[np.float64], uniform: float, n_actions: int
+) -> NDArray[np.float64]:
+    """Per context, the mixture's action distribution (one pass per context row)."""
+    rows = [np.bincount(row, weights=weights, minlength=n_actions) for row in actions]
+    return np.stack(rows) + uniform / n_actions
+
+
+def _run(
+    method: str,
+    environment: StochasticEnvironment,
+    stumps: DecisionStumps,
+    config: Mapping[str, Any],
+    rng: np.random.Generator,
+) -> tuple[NDArray[np.uint8], NDArray[np.float64], float]:
+    """Run one method; return the output's (actions on the population, weights, uniform weight)."""
+    features = environment.contexts
+    rounds = int(config["explore_rounds"])
+    if method == "sparring_exp4p":
+        table = _action_table(stumps, features)
+        sparring = SparringExp4P(table, float(config["delta"]))
+        sparring.run(environment, rounds, rng)
+        weights, uniform = sparring.mean_policy_distribution()
+        return table.actions, weights, uniform
+    scheme = uniform_exploration(stumps.n_actions)
+    explore_rng, solver_rng = rng.spawn(2)
+    sample = explore(environment, scheme, rounds, explore_rng)
+    game = CompactGame.from_sample(sample, scheme)
+    oracle: PolicyOracle
+    if method == "fpl_learned":
+        oracle = LearnedOracle(
+            learned_estimator("tree_on_bins", stumps),
+            features,
+            sample.context_ids,
+            stumps.n_actions,
+        )
+    else:
+        oracle = ExactOracle(
+            stumps, features, sample.context_ids, lambda X: CompressedStumpOracle(stumps, X)
+        )
+    if method == "pgd":
+        iterations = int(config["pgd_iterations"])
+        solver: Any = ProjectedGD(n_outer=iterations, n_inner=iterations).fit(game, oracle)
+    elif method in ("fpl", "fpl_learned"):
+        solver = SparringFPL(n_rounds=int(config["fpl_rounds"])).fit(game, oracle, solver_rng)
+    else:
+        raise ValueError(f"method must be one of {SCALING_METHODS}; got {method!r}")
+    mixture = solver.row_mixture_
+    return oracle.actions(features, mixture.policies), mixture.weights, 0.0
+
+
+def measure_here(
+    method: str, config: Mapping[str, Any], class_size: int, seed: int
+) -> dict[str, Any]:
+    """One measurement in the current process (meant for a fresh one; see :func:`measure`).
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`SCALING_METHODS`.
+    config : mapping
+        The ``oracle.scaling`` config plus ``delta``.
+    class_size : int
+        ``|Pi|``.
+    seed : int
+        Master seed; the population and the run come from the stream
+        ``(id("oracle"), id("scaling"), |Pi|)``.
+
+    Returns
+    -------
+    dict
+        ``method``, ``n_policies``, ``seconds``, ``peak_mb``, ``peak_reset`` (whether the peak
+        could be reset before the run), ``exploitability``.
+    """
+    k, d = int(config["n_actions"]), int(config["n_features"])
+    rng = named_generator(seed, "oracle", "scaling", class_size)
+    population_rng, warm_rng, run_rng = rng.spawn(3)
+    population = synthetic_intransitive_population(
+        k, d, int(config["n_contexts"]), float(config["intransitivity"]), population_rng
+    )
+    environment = StochasticEnvironment(population)
+    smallest = DecisionStumps(k, 2).fit(population.features)
+    warm_config = dict(config) | {"explore_rounds": 50, "fpl_rounds": 2, "pgd_iterations": 2}
+    _run(method, environment, smallest, warm_config, warm_rng)
+    stumps = DecisionStumps(k, stump_bins(class_size, d, k)).fit(population.features)
+    reset = _reset_peak()
+    before = _current_rss_kb() if reset else _peak_rss_kb()
+    start = time.perf_counter()
+    actions, weights, uniform = _run(method, environment, stumps, config, run_rng)
+    seconds = time.perf_counter() - start
+    peak_mb = (_peak_rss_kb() - before) / 1024.0
+    distributions = _distributions(actions, weights, uniform, k)
+    evaluator = CompressedStumpOracle(stumps, population.features)
+    exploitability = -contextual_exploitability(population, evaluator, distributions)
+    return {
+        "method": method,
+        "n_policies": class_size,
+        "seconds": seconds,
+        "peak_mb": peak_mb,
+        "peak_reset": reset,
+        "exploitability": exploitability,
+    }
+
+
+def measure(method: str, config: Mapping[str, Any], class_size: int, seed: int) -> dict[str, Any]:
+    """:func:`measure_here` in a fresh Python process (``python -m`` this module).
+
+    The child gets ``PYTHONPATH`` from the environment and one thread for numerical
+    libraries, so measurements of different methods compete for the same resources.
+    """
+    request = json.dumps(
+        {"method": method, "config": dict(config), "class_size": class_size, "seed": seed}
+    )
+    single_thread = {
+        name: "1"
+        for name in (
+            "OMP_NUM_THREADS",
+            "OPENBLAS_NUM_THREADS",
+            "MKL_NUM_THREADS",
+            "NUMBA_NUM_THREADS",
+        )
+    }
+    completed = subprocess.run(
+        [sys.executable, "-m", __name__, request],
+        capture_output=True,
+        text=True,
+        env=os.environ | single_thread,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"the {method} measurement at |Pi| = {class_size} failed:\n{completed.stderr[-4000:]}"
+        )
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the child process: one JSON request in, one JSON line out."""
+    arguments = sys.argv[1:] if argv is None else argv
+    if len(arguments) != 1:
+        raise SystemExit("usage: python -m cdbandits.oracle_methods.scaling '<json request>'")
+    request = json.loads(arguments[0])
+    result = measure_here(
+        request["method"], request["config"], int(request["class_size"]), int(request["seed"])
+    )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

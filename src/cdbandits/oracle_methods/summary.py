@@ -1,0 +1,601 @@
+"""Tables of the oracle-method sweeps, and the paper-wide bound table.
+
+:func:`bound_checks` turns the trial rows of :mod:`cdbandits.oracle_methods.experiments`
+into one row per statement and setting (:data:`STATEMENTS`): the measured quantity, the
+bound's value at the parameters used, whether it held, per seed. :func:`bound_table`
+aggregates them per statement: the coverage (fraction of (seed, setting) pairs in which the
+bound held; the worst setting's coverage with its 95% Clopper-Pearson interval), which must
+reach ``1 - delta``; how loose the bound is (median of bound / measured, and the fraction
+of settings where the bound exceeds the trivial range of the quantity, i.e. is vacuous);
+and the empirical rate (log-log slope of the mean measured value against the statement's
+parameter, with a bootstrap interval over seeds) next to the theory's rate. Rows of Theorem
+sparring-exp4 come from the Section 5 sweep's coverage table (issue 5) and are joined as they
+are. :func:`scaling_crossovers` finds from which ``|Pi|`` on each oracle method beats
+SparringEXP4.P in time and in memory.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..randomness import named_generator
+from .parameters import ALGORITHMS, theory_parameters
+
+__all__ = [
+    "STATEMENTS",
+    "Statement",
+    "bound_checks",
+    "bound_table",
+    "bound_table_markdown",
+    "clopper_pearson",
+    "json_records",
+    "learned_summary",
+    "log_log_slope",
+    "read_table",
+    "scaling_crossovers",
+    "theory_table",
+]
+
+#: Bootstrap resamples of the seeds for the interval of a slope.
+BOOTSTRAP = 500
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A bound of the paper as checked here.
+
+    Attributes
+    ----------
+    name : str
+        Short identifier.
+    reference : str
+        The paper's label.
+    experiment : str
+        The sweep whose rows it uses.
+    selection : tuple of (str, Any)
+        Column filters selecting its rows.
+    measured, bound : str
+        Columns of the measured quantity and of the bound's value.
+    parameter : str
+        Column of the parameter the rate is measured against.
+    theory_rate : float
+        Exponent of the theory's rate in that parameter.
+    trivial : str
+        Formula of the quantity's trivial range (a bound at least this large is vacuous).
+    description : str
+    """
+
+    name: str
+    reference: str
+    experiment: str
+    selection: tuple[tuple[str, Any], ...]
+    measured: str
+    bound: str
+    parameter: str
+    theory_rate: float
+    trivial: str
+    description: str
+
+
+STATEMENTS = (
+    Statement(
+        "f2_paper_estimator",
+        "Lemma eq. (f2)",
+        "explore_first",
+        (("solver", "lp"), ("estimator", "importance_weighted")),
+        "deviation",
+        "deviation_bound",
+        "n_explore",
+        -0.5,
+        "1 + L",
+        "max |Mhat - M| <= eps' (paper's K^2 estimator)",
+    ),
+    Statement(
+        "f2_skew_estimator",
+        "Lemma eq. (f2)",
+        "explore_first",
+        (("solver", "lp"), ("estimator", "skew_symmetrised")),
+        "deviation",
+        "deviation_bound",
+        "n_explore",
+        -0.5,
+        "1 + L",
+        "max |Mhat - M| <= eps' (skew-symmetrised estimator)",
+    ),
+    Statement(
+        "explore_first_lp",
+        "Lemma explore-first",
+        "explore_first",
+        (("solver", "lp"), ("estimator", "importance_weighted")),
+        "exploitability",
+        "exploitability_bound",
+        "n_explore",
+        -0.5,
+        "2",
+        "exact maxmin of Mhat (LP) is a (2 eps' + LP gap)-approximate vNW of M",
+    ),
+    Statement(
+        "main_eps_fpl",
+        "Theorem main-eps",
+        "explore_first",
+        (("solver", "fpl"), ("estimator", "importance_weighted")),
+        "exploitability",
+        "exploitability_bound",
+        "n_explore",
+        -0.5,
+        "2",
+        "SparringFPL output is a (2 eps' + 2 eps_fpl)-approximate vNW of M",
+    ),
+    Statement(
+        "main_eps_pgd",
+        "Theorem main-eps",
+        "explore_first",
+        (("solver", "pgd"), ("estimator", "importance_weighted")),
+        "exploitability",
+        "exploitability_bound",
+        "n_explore",
+        -0.5,
+        "2",
+        "ProjectedGD output is a (2 eps' + eps_pgd)-approximate vNW of M",
+    ),
+    Statement(
+        "fpl",
+        "Theorem fpl",
+        "solvers",
+        (("algorithm", "fpl"),),
+        "gap",
+        "gap_bound",
+        "budget",
+        -0.5,
+        "2 L",
+        "max_w min_u w^T B u - min_u wbar^T B u <= 2 eps (N rounds)",
+    ),
+    Statement(
+        "proj_out1",
+        "Lemma proj-out1",
+        "solvers",
+        (("algorithm", "pgd"),),
+        "regret_gap",
+        "regret_bound",
+        "budget",
+        -0.5,
+        "2 L",
+        "max_w (1/T) sum w^T B u_t - (1/T) sum w_t^T B u_t <= 2L/sqrt(T_out) + L epsbar/2",
+    ),
+    Statement(
+        "proj_out2",
+        "Theorem proj-out2",
+        "solvers",
+        (("algorithm", "pgd"),),
+        "gap",
+        "gap_bound",
+        "budget",
+        -0.5,
+        "2 L",
+        "max_w min_u w^T B u - min_u wbar^T B u <= 2L/sqrt(T_out) + 4L/sqrt(T_in)",
+    ),
+    Statement(
+        "approx_proj",
+        "Theorem approx-proj",
+        "solvers",
+        (("algorithm", "pgd"),),
+        "projection_gap",
+        "projection_factor",
+        "budget",
+        -0.5,
+        "4",
+        "min_s F(s, vbar) >= -8 ||z - v_1|| / sqrt(T_in), every projection of every run",
+    ),
+    Statement(
+        "main_regret_fpl",
+        "Theorem main-regret",
+        "regret",
+        (("algorithm", "explore_exploit_fpl"),),
+        "regret",
+        "regret_bound",
+        "horizon",
+        2 / 3,
+        "T",
+        "explore-then-exploit regret (rd1), game solved by SparringFPL (fixed N)",
+    ),
+    Statement(
+        "main_regret_lp",
+        "Theorem main-regret",
+        "regret",
+        (("algorithm", "explore_exploit_lp"),),
+        "regret",
+        "regret_bound",
+        "horizon",
+        2 / 3,
+        "T",
+        "explore-then-exploit regret (rd1), game solved exactly (eps_alg -> 0 limit)",
+    ),
+    Statement(
+        "sparring_exp4p_same_environment",
+        "Theorem sparring-exp4",
+        "regret",
+        (("algorithm", "sparring_exp4p"),),
+        "regret",
+        "regret_bound",
+        "horizon",
+        0.5,
+        "T",
+        "SparringEXP4.P regret (rd1) on the explore-then-exploit environment",
+    ),
+)
+
+
+def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact binomial confidence interval for a proportion."""
+    if trials == 0:
+        return math.nan, math.nan
+    alpha = 1.0 - level
+    low = (
+        0.0
+        if successes == 0
+        else float(stats.beta.ppf(alpha / 2, successes, trials - successes + 1))
+    )
+    high = (
+        1.0
+        if successes == trials
+        else float(stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes))
+    )
+    return low, high
+
+
+def log_log_slope(x: Sequence[float], y: Sequence[float]) -> float:
+    """Least-squares slope of ``log y`` on ``log x`` (NaN unless all ``y > 0``, 2+ distinct x)."""
+    x_values = np.asarray(x, dtype=np.float64)
+    y_values = np.asarray(y, dtype=np.float64)
+    if x_values.size < 2 or np.unique(x_values).size < 2 or not (y_values > 0).all():
+        return math.nan
+    return float(np.polyfit(np.log(x_values), np.log(y_values), 1)[0])
+
+
+def _trivial_value(formula: str, row: Mapping[str, Any]) -> float:
+    if formula == "1 + L":
+        return 1.0 + float(row["bound_L"])
+    if formula == "2 L":
+        return 2.0 * float(row["bound_L"])
+    if formula == "T":
+        return float(row["horizon"])
+    return float(formula)
+
+
+def bound_checks(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per statement and trial: measured value, bound, whether it held, trivial range.
+
+    Parameters
+    ----------
+    tables : mapping of str to pandas.DataFrame
+        The combined shard rows of each experiment of :data:`~.experiments.EXPERIMENTS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``statement``, ``reference``, ``parameter``, ``value`` (of the parameter),
+        ``seed``, ``measured``, ``bound``, ``held``, ``trivial``, plus ``trials`` and
+        ``held_trials`` (for Theorem approx-proj, one per projection).
+    """
+    frames = []
+    for statement in STATEMENTS:
+        rows = tables[statement.experiment]
+        for column, value in statement.selection:
+            rows = rows[rows[column] == value]
+        if rows.empty:
+            continue
+        frame = pd.DataFrame(
+            {
+                "statement": statement.name,
+                "reference": statement.reference,
+                "parameter": statement.parameter,
+                "value": rows[statement.parameter].to_numpy(),
+                "seed": rows["seed"].to_numpy(),
+                "measured": rows[statement.measured].to_numpy(dtype=np.float64),
+            }
+        )
+        if statement.name == "approx_proj":
+            frame["bound"] = 8.0 / np.sqrt(rows["budget"].to_numpy(dtype=np.float64))
+            frame["trials"] = rows["projections"].to_numpy(dtype=np.int64)
+            frame["held_trials"] = rows["projections_held"].to_numpy(dtype=np.int64)
+        else:
+            frame["bound"] = rows[statement.bound].to_numpy(dtype=np.float64)
+            frame["trials"] = 1
+            frame["held_trials"] = (frame["measured"] <= frame["bound"]).astype(np.int64)
+        frame["held"] = frame["held_trials"] == frame["trials"]
+        frame["trivial"] = [_trivial_value(statement.trivial, row) for _, row in rows.iterrows()]
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _bootstrap_slope(group: pd.DataFrame, rng: np.random.Generator) -> tuple[float, float, float]:
+    by_value = {value: part["measured"].to_numpy() for value, part in group.groupby("value")}
+    values = sorted(by_value)
+    slope = log_log_slope(values, [by_value[v].mean() for v in values])
+    if math.isnan(slope):
+        return slope, math.nan, math.nan
+    draws = []
+    for _ in range(BOOTSTRAP):
+        means = [rng.choice(by_value[v], size=by_value[v].size).mean() for v in values]
+        draws.append(log_log_slope(values, means))
+    finite = np.array([d for d in draws if not math.isnan(d)])
+    if finite.size == 0:
+        return slope, math.nan, math.nan
+    return slope, float(np.quantile(finite, 0.025)), float(np.quantile(finite, 0.975))
+
+
+def bound_table(
+    checks: pd.DataFrame, delta: float, seed: int, online_coverage: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The paper-wide bound table and its per-setting detail.
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+        From :func:`bound_checks`.
+    delta : float
+        The failure probability every statement was checked at.
+    seed : int
+        Master seed (for the bootstrap).
+    online_coverage : pandas.DataFrame, optional
+        The Section 5 sweep's coverage table (``results/online/coverage.csv``); its rows
+        become Theorem sparring-exp4 rows.
+
+    Returns
+    -------
+    summary, detail : pandas.DataFrame
+    """
+    descriptions = {statement.name: statement for statement in STATEMENTS}
+    detail_rows, summary_rows = [], []
+    for name, group in checks.groupby("statement", sort=False):
+        statement = descriptions[name]
+        for value, part in group.groupby("value"):
+            held, trials = int(part["held_trials"].sum()), int(part["trials"].sum())
+            low, high = clopper_pearson(held, trials)
+            detail_rows.append(
+                {
+                    "statement": name,
+                    "reference": statement.reference,
+                    "parameter": statement.parameter,
+                    "value": value,
+                    "n_seeds": int(part["seed"].nunique()),
+                    "trials": trials,
+                    "coverage": held / trials,
+                    "coverage_ci_low": low,
+                    "coverage_ci_high": high,
+                    "median_measured": float(part["measured"].median()),
+                    "mean_measured": float(part["measured"].mean()),
+                    "median_bound": float(part["bound"].median()),
+                    "bound_over_measured": float((part["bound"] / part["measured"].abs()).median()),
+                    "trivial": float(part["trivial"].median()),
+                    "vacuous": bool(part["bound"].median() >= part["trivial"].median()),
+                }
+            )
+        detail = pd.DataFrame([row for row in detail_rows if row["statement"] == name])
+        worst = detail.loc[detail["coverage"].idxmin()]
+        rng = named_generator(seed, "oracle", "bootstrap", name)
+        slope, slope_low, slope_high = _bootstrap_slope(group, rng)
+        summary_rows.append(
+            {
+                "statement": name,
+                "reference": statement.reference,
+                "description": statement.description,
+                "parameter": statement.parameter,
+                "values": ";".join(f"{v:g}" for v in sorted(group["value"].unique())),
+                "n_seeds": int(group["seed"].nunique()),
+                "trials": int(group["trials"].sum()),
+                "delta": delta,
+                "coverage": float(group["held_trials"].sum() / group["trials"].sum()),
+                "worst_setting_coverage": float(worst["coverage"]),
+                "worst_setting_ci_low": float(worst["coverage_ci_low"]),
+                "required_coverage": 1.0 - delta,
+                "meets_guarantee": bool(detail["coverage"].min() >= 1.0 - delta),
+                "median_measured": float(group["measured"].median()),
+                "median_bound": float(group["bound"].median()),
+                "bound_over_measured": float((group["bound"] / group["measured"].abs()).median()),
+                "vacuous_settings": float(detail["vacuous"].mean()),
+                "empirical_rate": slope,
+                "rate_ci_low": slope_low,
+                "rate_ci_high": slope_high,
+                "theory_rate": statement.theory_rate,
+                "source": f"results/oracle/{statement.experiment}.csv",
+            }
+        )
+    summary = pd.DataFrame(summary_rows)
+    if online_coverage is not None and not online_coverage.empty:
+        summary = pd.concat([summary, _online_rows(online_coverage, delta)], ignore_index=True)
+    return summary, pd.DataFrame(detail_rows)
+
+
+def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
+    """Theorem sparring-exp4 rows from the Section 5 coverage table, one per setting."""
+    required = {
+        "setting",
+        "horizon",
+        "coverage",
+        "bound",
+        "mean_regret",
+        "n_seeds",
+        "empirical_slope",
+    }
+    missing = required - set(coverage.columns)
+    if missing:
+        raise KeyError(f"the Section 5 coverage table lacks columns {sorted(missing)}")
+    rows = []
+    for setting, part in coverage.groupby("setting", sort=False):
+        worst = part.loc[part["coverage"].idxmin()]
+        n_seeds = int(part["n_seeds"].min())
+        low, _ = clopper_pearson(
+            round(float(worst["coverage"]) * int(worst["n_seeds"])), int(worst["n_seeds"])
+        )
+        rows.append(
+            {
+                "statement": f"sparring_exp4_{setting}",
+                "reference": "Theorem sparring-exp4",
+                "description": (
+                    f"SparringEXP4.P regret (rd1) <= its explicit bound, setting {setting} "
+                    "(Section 5 sweep)"
+                ),
+                "parameter": "horizon",
+                "values": ";".join(f"{v:g}" for v in sorted(part["horizon"].unique())),
+                "n_seeds": n_seeds,
+                "trials": int(part["n_seeds"].sum()),
+                "delta": float(part["delta"].iloc[0]) if "delta" in part else delta,
+                "coverage": float(
+                    (part["coverage"] * part["n_seeds"]).sum() / part["n_seeds"].sum()
+                ),
+                "worst_setting_coverage": float(worst["coverage"]),
+                "worst_setting_ci_low": low,
+                "required_coverage": 1.0 - delta,
+                "meets_guarantee": bool(part["coverage"].min() >= 1.0 - delta),
+                "median_measured": float(part["mean_regret"].median()),
+                "median_bound": float(part["bound"].median()),
+                "bound_over_measured": float((part["bound"] / part["mean_regret"].abs()).median()),
+                "vacuous_settings": float((part["bound"] >= part["horizon"]).mean()),
+                "empirical_rate": float(part["empirical_slope"].iloc[0]),
+                "rate_ci_low": math.nan,
+                "rate_ci_high": math.nan,
+                "theory_rate": 0.5,
+                "source": "results/online/coverage.csv",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def bound_table_markdown(summary: pd.DataFrame) -> str:
+    """The bound table as a Markdown table (for the README), with its reading note."""
+    note = (
+        "Every bound is evaluated at the parameters the run actually used (m, N, T_in, T_out, "
+        "T), not at the theory's settings: at practical budgets the optimisation bounds are "
+        "far above the range of the quantity (vacuous), because the theory's N and "
+        "T_in = T_out for a small epsilon are astronomically large (see theory.csv). Coverage "
+        "is the fraction of (seed, setting) trials in which the bound held; it must reach "
+        "1 - delta in every setting. Rates are log-log slopes of the mean measured value "
+        "against the parameter, with 95% bootstrap intervals over seeds.\n\n"
+    )
+    header = (
+        "| statement | bound | coverage (worst setting, 95% CI low) | required | bound / measured "
+        "| vacuous settings | rate (95% CI) | theory rate |\n|---|---|---|---|---|---|---|---|\n"
+    )
+    lines = []
+    for _, row in summary.iterrows():
+        rate = "n/a" if math.isnan(row["empirical_rate"]) else f"{row['empirical_rate']:.2f}"
+        if not math.isnan(row["rate_ci_low"]):
+            rate += f" ({row['rate_ci_low']:.2f}, {row['rate_ci_high']:.2f})"
+        description = row["description"].replace("|", "\\|")
+        lines.append(
+            f"| {row['reference']} | {description} | {row['coverage']:.3f} "
+            f"({row['worst_setting_coverage']:.3f}, {row['worst_setting_ci_low']:.3f}) | "
+            f"{row['required_coverage']:.2f} | {row['bound_over_measured']:.3g} | "
+            f"{row['vacuous_settings']:.0%} | {rate} | {row['theory_rate']:.2f} |"
+        )
+    return note + header + "\n".join(lines) + "\n"
+
+
+def scaling_crossovers(scaling: pd.DataFrame, baseline: str = "sparring_exp4p") -> pd.DataFrame:
+    """From which ``|Pi|`` on each method beats ``baseline`` in time and in memory.
+
+    Per method and resource (``seconds``, ``peak_mb``; medians over repeats): the smallest
+    measured ``|Pi|`` from which the method uses less than the baseline at every larger
+    measured size, and the crossover interpolated log-log between that size and the one
+    below (``nan`` when the method wins everywhere or nowhere).
+    """
+    medians = (
+        scaling.groupby(["method", "n_policies"])[["seconds", "peak_mb"]].median().reset_index()
+    )
+    base = medians[medians["method"] == baseline].set_index("n_policies")
+    rows = []
+    for method, part in medians[medians["method"] != baseline].groupby("method"):
+        part = part.set_index("n_policies")
+        part = part.loc[base.index.intersection(part.index)].sort_index()
+        for resource in ("seconds", "peak_mb"):
+            wins = (part[resource] < base.loc[part.index, resource]).to_numpy()
+            sizes = part.index.to_numpy()
+            first = next((i for i in range(sizes.size) if wins[i:].all()), None)
+            interpolated = math.nan
+            if first is not None and first > 0:
+                ratio = np.log(part[resource].to_numpy() / base.loc[sizes, resource].to_numpy())
+                x0, x1 = math.log(sizes[first - 1]), math.log(sizes[first])
+                y0, y1 = ratio[first - 1], ratio[first]
+                interpolated = math.exp(x0 + (x1 - x0) * y0 / (y0 - y1)) if y0 != y1 else math.nan
+            rows.append(
+                {
+                    "method": method,
+                    "baseline": baseline,
+                    "resource": resource,
+                    "wins_from_measured": float(sizes[first]) if first is not None else math.nan,
+                    "crossover_interpolated": interpolated,
+                    "wins_everywhere": bool(first == 0),
+                    "largest_ratio": float((base.loc[sizes, resource] / part[resource]).iloc[-1]),
+                    "at_n_policies": float(sizes[-1]),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def theory_table(
+    epsilons: Sequence[float], delta: float, n_actions: int, class_sizes: Sequence[int]
+) -> pd.DataFrame:
+    """Theorem main-eps's ``m`` and oracle calls for uniform exploration (``L = V = K^2``)."""
+    rows = []
+    for n_policies in class_sizes:
+        for epsilon in epsilons:
+            for algorithm in ALGORITHMS:
+                parameters = theory_parameters(
+                    algorithm, float(epsilon), delta, int(n_policies), n_actions**2, n_actions**2
+                )
+                rows.append({"n_actions": n_actions} | parameters.as_dict())
+    return pd.DataFrame(rows)
+
+
+def learned_summary(learned: pd.DataFrame) -> pd.DataFrame:
+    """Per oracle and algorithm: how far the learned answers are from the exact ones, and the
+    achieved ``eps`` (means over seeds; ``exploitability_vs_exact`` is the mean difference to
+    the exact oracle's run on the same data)."""
+    columns = [
+        "oracle_calls",
+        "mean_relative_excess",
+        "max_relative_excess",
+        "fraction_inexact",
+        "fraction_better",
+        "gap",
+        "exploitability",
+    ]
+    means = learned.groupby(["oracle", "algorithm"], sort=False)[columns].mean().reset_index()
+    exact = learned[learned["oracle"] == "exact"].set_index(["algorithm", "seed"])["exploitability"]
+    paired = learned.join(exact.rename("exact_exploitability"), on=["algorithm", "seed"])
+    paired["difference"] = paired["exploitability"] - paired["exact_exploitability"]
+    differences = paired.groupby(["oracle", "algorithm"], sort=False)["difference"].mean()
+    means["exploitability_vs_exact"] = differences.to_numpy()
+    means["n_seeds"] = (
+        learned.groupby(["oracle", "algorithm"], sort=False)["seed"].nunique().to_numpy()
+    )
+    return means
+
+
+def json_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dictionaries for JSON, with NaN (an undefined rate or crossover) as ``None``."""
+    return [
+        {
+            key: (None if isinstance(value, float) and math.isnan(value) else value)
+            for key, value in row.items()
+        }
+        for row in frame.to_dict(orient="records")
+    ]
+
+
+def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A CSV written by the workflow; an empty file (a table without rows or columns) is an
+    empty frame."""
+    try:
+        return pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()

@@ -1,0 +1,60 @@
+"""Comparison of a built matrix with a published one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cdbandits.letor import compare_matrices, comparison_table, plot_comparison
+
+PUBLISHED = "mslr-preference-matrices/nightingal3-duelling-bandits/MSLR_Informational_PMat.npz"
+
+
+@pytest.fixture(scope="module")
+def published(data_mirror: Path) -> np.ndarray:
+    with np.load(data_mirror / PUBLISHED) as archive:
+        return archive["PMat"]
+
+
+def _flip(matrix: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    flipped = matrix.copy()
+    for i, j in pairs:
+        flipped[i, j], flipped[j, i] = matrix[j, i], matrix[i, j]
+    return flipped
+
+
+def test_identical_matrices_agree_fully(published: np.ndarray):
+    comparison = compare_matrices(published, published)
+    assert comparison.pearson == pytest.approx(1.0)
+    assert comparison.sign_agreement == 1.0
+    assert comparison.mean_absolute_difference == 0.0
+    assert comparison.published_condorcet_winner is None
+    assert comparison.published_copeland_winners == (114,)
+
+
+def test_sign_agreement_counts_flipped_separated_pairs(published: np.ndarray):
+    upper = np.triu_indices(136, k=1)
+    separated = np.flatnonzero(np.abs(published[upper] - 0.5) > 0.1)
+    flipped_pairs = [(int(upper[0][k]), int(upper[1][k])) for k in separated[:10]]
+    comparison = compare_matrices(_flip(published, flipped_pairs), published, separation=0.1)
+    assert comparison.n_separated_pairs == separated.size
+    assert comparison.sign_agreement == pytest.approx(1 - 10 / separated.size)
+
+
+def test_table_and_figure(published: np.ndarray, tmp_path: Path):
+    noisy = np.clip(published + np.random.default_rng(0).normal(0, 0.02, published.shape), 0, 1)
+    noisy = np.triu(noisy, 1) + np.tril(1 - noisy.T, -1) + np.eye(136) / 2
+    table = comparison_table(noisy, published)
+    assert table["separation"].tolist() == [0.0, 0.05, 0.1, 0.2]
+    assert table["separated_pairs"].is_monotonic_decreasing
+    assert (table["sign_agreement"] > 0.8).all()
+    figure = plot_comparison(noisy, published, title="noisy copy")
+    figure.savefig(tmp_path / "figure.png")
+    assert (tmp_path / "figure.png").stat().st_size > 0
+
+
+def test_mismatched_shapes_are_rejected(published: np.ndarray):
+    with pytest.raises(ValueError, match="built matrix is 5x5 but the published one is 136x136"):
+        compare_matrices(published[:5, :5], published)

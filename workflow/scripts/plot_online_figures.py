@@ -1,0 +1,11 @@
+import pandas as pd
+
+from cdbandits.contextual.experiments import FIGURE_NAMES, ONLINE_TABLES, online_figures
+from cdbandits.results import log_to_file, save_figure
+
+with log_to_file(snakemake.log[0]) as log:
+    tables = {name: pd.read_csv(snakemake.input[name]) for name in ONLINE_TABLES}
+    figures = online_figures(tables)
+    for name in FIGURE_NAMES:
+        save_figure(figures[name], *snakemake.output[name])
+        log.info("%s: %s", name, ", ".join(snakemake.output[name]))

@@ -1,0 +1,12 @@
+from cdbandits.contextual.experiments import run_online_shard
+from cdbandits.results import log_to_file, write_csv
+
+with log_to_file(snakemake.log[0]) as log:
+    online = snakemake.params.online
+    shard = int(snakemake.wildcards.shard)
+    runs, curves = run_online_shard(
+        online, snakemake.params.seed, shard, online["shards"], online["mslr"]["matrices"]
+    )
+    log.info("shard %d: %d episodes", shard, len(runs))
+    write_csv(snakemake.output.runs, runs)
+    write_csv(snakemake.output.curves, curves)

@@ -1,0 +1,37 @@
+import pandas as pd
+
+from cdbandits.contextual.experiments import (
+    combine_shards,
+    coverage_markdown,
+    online_summary,
+    summarize_online,
+)
+from cdbandits.results import log_to_file, run_metadata, write_csv, write_json, write_text
+
+with log_to_file(snakemake.log[0]) as log:
+    online = snakemake.params.online
+    runs, curves = combine_shards(
+        [pd.read_csv(path) for path in snakemake.input.runs],
+        [pd.read_csv(path) for path in snakemake.input.curves],
+    )
+    tables = {"runs": runs, "curves": curves} | summarize_online(
+        runs, online["delta"], online["uniform_expert"], snakemake.params.seed
+    )
+    for name, table in tables.items():
+        write_csv(snakemake.output[name], table)
+    write_text(snakemake.output.markdown, coverage_markdown(tables["coverage"]))
+    summary = online_summary(tables, online["delta"])
+    log.info("all bounds hold: %s", summary["all_bounds_hold"])
+    write_json(
+        snakemake.output.summary,
+        summary
+        | {
+            "metadata": run_metadata(
+                online,
+                seeds={
+                    "seed": snakemake.params.seed,
+                    "stream": "online/<setting>/<seed index>/<horizon>",
+                },
+            )
+        },
+    )

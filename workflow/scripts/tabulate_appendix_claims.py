@@ -1,0 +1,44 @@
+from cdbandits.appendix import appendix_claims, claims_markdown, read_counts
+from cdbandits.results import log_to_file, run_metadata, write_csv, write_json, write_text
+
+with log_to_file(snakemake.log[0]) as log:
+    params = snakemake.params
+    counts = {
+        model: read_counts(path)
+        for model, path in zip(params.click_models, snakemake.input.counts, strict=True)
+    }
+    claims = appendix_claims(
+        counts,
+        params.clone_ks,
+        paper_model=params.paper_click_model,
+        confidence=params.confidence,
+        method=params.interval,
+        solver=params.solver,
+    )
+    failing = claims.loc[~claims["holds"].astype(bool), ["click_model", "claim"]]
+    log.info(
+        "%d of %d claims hold; failing: %s",
+        len(claims) - len(failing),
+        len(claims),
+        failing.to_dict("records"),
+    )
+    write_csv(snakemake.output.table, claims)
+    write_text(snakemake.output.markdown, claims_markdown(claims))
+    write_json(
+        snakemake.output.summary,
+        {
+            "claims": len(claims),
+            "holding": int(claims["holds"].astype(bool).sum()),
+            "failing": failing.to_dict("records"),
+            "metadata": run_metadata(
+                {
+                    "click_models": params.click_models,
+                    "paper_click_model": params.paper_click_model,
+                    "clone_ks": params.clone_ks,
+                    "solver": params.solver,
+                    "confidence": params.confidence,
+                    "interval": params.interval,
+                }
+            ),
+        },
+    )

@@ -1,0 +1,9 @@
+from cdbandits.datasets import extract_member
+from cdbandits.results import log_to_file
+
+with log_to_file(snakemake.log[0]):
+    extract_member(
+        snakemake.input.archive,
+        f"{snakemake.wildcards.fold}/{snakemake.wildcards.part}.txt",
+        snakemake.output.text,
+    )
