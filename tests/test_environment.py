@@ -55,12 +55,14 @@ def test_ci_runs_the_readme_test_command(repo_root):
     assert test_command in ci
 
 
-def test_every_rule_that_runs_code_has_log_and_conda_environment(repo_root):
+def test_every_rule_that_runs_code_follows_the_house_style(repo_root):
     for rules in (repo_root / "workflow/rules").glob("*.smk"):
         blocks = re.split(r"^(?=rule \w+:)", rules.read_text(), flags=re.MULTILINE)[1:]
         for block in blocks:
             name = block.split(":")[0]
+            assert not re.search(r"^    run:", block, re.MULTILINE), f"{rules.name}: {name}"
             if re.search(r"^    (script|notebook|shell):", block, re.MULTILINE):
                 assert "    conda:\n        CONDA_ENV" in block, f"{rules.name}: {name}"
-                assert "    log:" in block, f"{rules.name}: {name}"
+                for directive in ("output", "log", "threads", "resources"):
+                    assert f"    {directive}:" in block, f"{rules.name}: {name} {directive}"
     assert (repo_root / "envs/cdbandits.yaml").is_file()
