@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from cdbandits.oracle_methods.summary import (
+    CROSSOVER_COLUMNS,
     bound_checks,
     bound_table,
     bound_table_markdown,
@@ -97,6 +98,9 @@ def test_scaling_crossovers():
     assert crossovers.loc["peak_mb", "wins_from_measured"] == 1000
     assert crossovers.loc["peak_mb", "crossover_interpolated"] == pytest.approx(500.0)
     assert crossovers.loc["seconds", "largest_ratio"] == pytest.approx(100.0)
+    nothing_measured = pd.DataFrame(columns=["method", "n_policies", "seconds", "peak_mb"])
+    empty = scaling_crossovers(nothing_measured)
+    assert empty.empty and tuple(empty.columns) == CROSSOVER_COLUMNS
 
 
 def test_theory_table():

@@ -500,6 +500,19 @@ def bound_table_markdown(summary: pd.DataFrame) -> str:
     return note + header + "\n".join(lines) + "\n"
 
 
+#: Columns of :func:`scaling_crossovers` (also of its empty table, when nothing was measured).
+CROSSOVER_COLUMNS = (
+    "method",
+    "baseline",
+    "resource",
+    "wins_from_measured",
+    "crossover_interpolated",
+    "wins_everywhere",
+    "largest_ratio",
+    "at_n_policies",
+)
+
+
 def scaling_crossovers(scaling: pd.DataFrame, baseline: str = "sparring_exp4p") -> pd.DataFrame:
     """From which ``|Pi|`` on each method beats ``baseline`` in time and in memory.
 
@@ -538,7 +551,7 @@ def scaling_crossovers(scaling: pd.DataFrame, baseline: str = "sparring_exp4p") 
                     "at_n_policies": float(sizes[-1]),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=CROSSOVER_COLUMNS)
 
 
 def theory_table(
