@@ -42,6 +42,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -229,6 +230,27 @@ def _probability_from_counts(
     return probability
 
 
+#: The simulation settings both saved result types record, with their types in the file.
+_SETTINGS = {
+    "comparisons_per_pair": (np.int64, int),
+    "click_model": (np.str_, str),
+    "method": (np.str_, str),
+    "credit_ties": (np.str_, str),
+    "tau": (np.float64, float),
+    "list_length": (np.int64, int),
+}
+
+
+def _settings_arrays(result: PreferenceEstimate | PerQueryMatrices) -> dict[str, Any]:
+    """The simulation settings of ``result`` as numpy scalars for ``np.savez``."""
+    return {name: stored(getattr(result, name)) for name, (stored, _) in _SETTINGS.items()}
+
+
+def _settings_from(archive: Any) -> dict[str, Any]:
+    """The simulation settings read back from an ``.npz`` written with them."""
+    return {name: read(archive[name]) for name, (_, read) in _SETTINGS.items()}
+
+
 @dataclass(frozen=True)
 class PreferenceEstimate:
     """An estimated preference matrix with its counts (see the module docstring).
@@ -285,13 +307,8 @@ class PreferenceEstimate:
                 PMat=self.probability,
                 wins=self.wins,
                 ties=self.ties,
-                comparisons_per_pair=np.int64(self.comparisons_per_pair),
                 rankers=self.rankers,
-                click_model=np.str_(self.click_model),
-                method=np.str_(self.method),
-                credit_ties=np.str_(self.credit_ties),
-                tau=np.float64(self.tau),
-                list_length=np.int64(self.list_length),
+                **_settings_arrays(self),
             )
 
     @classmethod
@@ -302,12 +319,7 @@ class PreferenceEstimate:
                 rankers=archive["rankers"],
                 wins=archive["wins"],
                 ties=archive["ties"],
-                comparisons_per_pair=int(archive["comparisons_per_pair"]),
-                click_model=str(archive["click_model"]),
-                method=str(archive["method"]),
-                credit_ties=str(archive["credit_ties"]),
-                tau=float(archive["tau"]),
-                list_length=int(archive["list_length"]),
+                **_settings_from(archive),
             )
 
 
@@ -438,12 +450,7 @@ class PerQueryMatrices:
                 n_documents=self.n_documents,
                 truncated=self.truncated,
                 rankers=self.rankers,
-                comparisons_per_pair=np.int64(self.comparisons_per_pair),
-                click_model=np.str_(self.click_model),
-                method=np.str_(self.method),
-                credit_ties=np.str_(self.credit_ties),
-                tau=np.float64(self.tau),
-                list_length=np.int64(self.list_length),
+                **_settings_arrays(self),
             )
 
     @classmethod
@@ -457,12 +464,7 @@ class PerQueryMatrices:
                 n_documents=archive["n_documents"],
                 truncated=archive["truncated"],
                 rankers=archive["rankers"],
-                comparisons_per_pair=int(archive["comparisons_per_pair"]),
-                click_model=str(archive["click_model"]),
-                method=str(archive["method"]),
-                credit_ties=str(archive["credit_ties"]),
-                tau=float(archive["tau"]),
-                list_length=int(archive["list_length"]),
+                **_settings_from(archive),
             )
 
 
