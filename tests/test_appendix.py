@@ -18,7 +18,6 @@ from cdbandits.appendix import (
     KCounts,
     SamplingPlan,
     appendix_claims,
-    binomial_interval,
     claims_markdown,
     count_summaries,
     distribution_table,
@@ -35,10 +34,11 @@ from cdbandits.appendix import (
 )
 from cdbandits.batched import FALLBACK_REASONS, subset_von_neumann_winners
 from cdbandits.datasets import DATA_FILES
-from cdbandits.examples import five_arm_matrix
+from cdbandits.files import write_json
 from cdbandits.matrix_io import load_matrix
+from cdbandits.paper_examples import five_arm_matrix
 from cdbandits.preference import as_skew
-from cdbandits.results import write_json
+from cdbandits.stats import binomial_interval
 from cdbandits.winners import COPELAND_VARIANTS, copeland_scores, von_neumann_winner
 
 
@@ -225,34 +225,6 @@ def test_distribution_table_fills_zero_counts():
 
 
 # ---------------------------------------------------------------------------- intervals
-
-
-@pytest.mark.parametrize(
-    "successes, trials, method, expected",
-    [
-        # R: binom.test(5, 10)$conf.int
-        (5, 10, "clopper-pearson", (0.1870860, 0.8129140)),
-        # closed forms at the boundary: 1 - 0.025**(1/10) and 0.025**(1/10)
-        (0, 10, "clopper-pearson", (0.0, 1 - 0.025**0.1)),
-        (10, 10, "clopper-pearson", (0.025**0.1, 1.0)),
-        # R: prop.test(5, 10, correct = FALSE)$conf.int
-        (5, 10, "wilson", (0.2365931, 0.7634069)),
-        (0, 10, "wilson", (0.0, 0.2775328)),
-    ],
-)
-def test_binomial_interval_known_values(successes, trials, method, expected):
-    low, high = binomial_interval(successes, trials, 0.95, method)
-    np.testing.assert_allclose([low, high], expected, rtol=0, atol=1e-6)
-
-
-def test_binomial_interval_edge_cases():
-    low, high = binomial_interval([0, 3], [0, 4])
-    assert np.isnan(low[0]) and np.isnan(high[0])
-    assert 0 < low[1] < 0.75 < high[1] < 1
-    with pytest.raises(ValueError, match="successes must lie"):
-        binomial_interval(5, 4)
-    with pytest.raises(ValueError, match="method must be one of"):
-        binomial_interval(1, 4, method="normal")
 
 
 # ------------------------------------------------------------------------------- claims

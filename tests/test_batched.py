@@ -12,8 +12,8 @@ from cdbandits.batched import (
     von_neumann_winners,
 )
 from cdbandits.datasets import DATA_FILES
-from cdbandits.examples import clone_example_matrix, five_arm_matrix
 from cdbandits.matrix_io import load_matrix
+from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
 from cdbandits.preference import PreferenceMatrixError, as_skew
 from cdbandits.winners import CERTIFICATE_TOL, condorcet_winner, von_neumann_winner
 

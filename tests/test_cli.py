@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cdbandits.cli import main
-from cdbandits.examples import five_arm_matrix
+from cdbandits.paper_examples import five_arm_matrix
 from cdbandits.winners import CERTIFICATE_TOL, COPELAND_VARIANTS
 
 INFORMATIONAL = "mslr-preference-matrices/nightingal3-duelling-bandits/MSLR_Informational_PMat.npz"

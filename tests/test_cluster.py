@@ -7,7 +7,7 @@ import pytest
 import yaml
 from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
 
-from cdbandits.provenance import config_sha256
+from cdbandits.workflow.provenance import config_sha256
 
 pytestmark = pytest.mark.workflow
 

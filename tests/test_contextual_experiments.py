@@ -16,13 +16,13 @@ from cdbandits.contextual.experiments import (
     combine_shards,
     coverage_markdown,
     exact_winners_table,
-    log_log_slope,
     online_figures,
     online_settings,
     online_summary,
     run_online_shard,
     summarize_online,
 )
+from cdbandits.stats import log_log_slope
 
 TINY = {
     "seeds": 3,
@@ -151,13 +151,6 @@ def test_summaries_follow_their_definitions(sweep):
     assert set(figures) == {"regret_vs_horizon", "regret_curves", "online_to_batch"}
     assert all(isinstance(f, matplotlib.figure.Figure) for f in figures.values())
     assert set(ONLINE_TABLES) == {"runs", "curves"} | set(tables)
-
-
-def test_log_log_slope():
-    assert log_log_slope([10, 100, 1000], [2, 20, 200]) == pytest.approx(1.0)
-    assert log_log_slope([10, 1000], [1, 10]) == pytest.approx(0.5)
-    assert math.isnan(log_log_slope([10, 100], [1, 0]))
-    assert math.isnan(log_log_slope([10], [1]))
 
 
 def test_exact_winners_table():

@@ -11,21 +11,10 @@ from cdbandits.oracle_methods.summary import (
     bound_checks,
     bound_table,
     bound_table_markdown,
-    clopper_pearson,
     json_records,
-    log_log_slope,
     scaling_crossovers,
     theory_table,
 )
-
-
-def test_clopper_pearson_and_slopes():
-    low, high = clopper_pearson(100, 100)
-    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 100))  # (alpha / 2)^(1/n)
-    low, high = clopper_pearson(5, 10)
-    assert low == pytest.approx(0.187086, abs=1e-6) and high == pytest.approx(0.812914, abs=1e-6)
-    assert log_log_slope([1, 10, 100], [3, 30**0.5 * 3**0.5, 30]) == pytest.approx(0.5)
-    assert math.isnan(log_log_slope([1, 2], [1.0, -1.0]))
 
 
 def synthetic_solver_rows():

@@ -6,7 +6,11 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import cdbandits.winners as winners_module
-from cdbandits.examples import clone_example_matrix, five_arm_matrix, paper_clone_copeland_scores
+from cdbandits.paper_examples import (
+    clone_example_matrix,
+    five_arm_matrix,
+    paper_clone_copeland_scores,
+)
 from cdbandits.preference import as_skew
 from cdbandits.winners import (
     CERTIFICATE_TOL,

@@ -38,7 +38,6 @@ import pandas as pd
 from numba import njit, prange, types
 from numba.extending import intrinsic
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 
 from .batched import (
     FALLBACK_REASONS,
@@ -47,7 +46,7 @@ from .batched import (
     subset_von_neumann_winners,
     von_neumann_winners,
 )
-from .examples import (
+from .paper_examples import (
     PAPER_FIVE_ARM,
     clone_example_matrix,
     clone_table,
@@ -57,19 +56,17 @@ from .examples import (
 )
 from .preference import as_skew
 from .randomness import stable_id
+from .stats import IntervalMethod, binomial_interval
 from .winners import COPELAND_VARIANTS, SIMPLEX_SOLVER, CopelandVariant, von_neumann_winner
 
 __all__ = [
     "AppendixCounts",
     "CLAIM_COLUMNS",
-    "INTERVAL_METHODS",
-    "IntervalMethod",
     "KCounts",
     "SAMPLES_PER_BLOCK",
     "SamplingPlan",
     "SubsetSummaries",
     "appendix_claims",
-    "binomial_interval",
     "claims_markdown",
     "count_summaries",
     "distribution_table",
@@ -94,10 +91,6 @@ logger = logging.getLogger(__name__)
 #: that does).
 SAMPLES_PER_BLOCK = 1000
 
-IntervalMethod = Literal["clopper-pearson", "wilson"]
-
-#: Binomial confidence intervals offered by :func:`binomial_interval`.
-INTERVAL_METHODS: tuple[IntervalMethod, ...] = ("clopper-pearson", "wilson")
 
 _CONDORCET_METHOD = METHODS.index("condorcet")
 _DOUBLE_ORACLE_METHOD = METHODS.index("double_oracle")
@@ -812,55 +805,6 @@ def run_shard(
 # --------------------------------------------------------------------------------------
 
 
-def binomial_interval(
-    successes: ArrayLike,
-    trials: ArrayLike,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Two-sided confidence interval for a binomial proportion.
-
-    Parameters
-    ----------
-    successes, trials : array_like of int
-        Counts (broadcast together); ``0 <= successes <= trials``.
-    confidence : float, optional
-        Coverage, in (0, 1).
-    method : {"clopper-pearson", "wilson"}, optional
-        ``"clopper-pearson"``: the exact (conservative) interval from beta quantiles, with
-        the one-sided bounds 0 and 1 at ``successes == 0`` and ``== trials``.
-        ``"wilson"``: the Wilson score interval.
-
-    Returns
-    -------
-    (low, high) : tuple of ndarray of float64
-        NaN where ``trials == 0``.
-    """
-    s, n = np.broadcast_arrays(
-        np.asarray(successes, dtype=np.float64), np.asarray(trials, dtype=np.float64)
-    )
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
-    if np.any(s < 0) or np.any(s > n):
-        raise ValueError("successes must lie in [0, trials]")
-    alpha = 1.0 - confidence
-    empty = n == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if method == "clopper-pearson":
-            low = np.where(s == 0, 0.0, stats.beta.ppf(alpha / 2, s, n - s + 1))
-            high = np.where(s == n, 1.0, stats.beta.ppf(1 - alpha / 2, s + 1, n - s))
-        elif method == "wilson":
-            z = stats.norm.ppf(1 - alpha / 2)
-            p = s / n
-            denominator = 1 + z**2 / n
-            centre = (p + z**2 / (2 * n)) / denominator
-            half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denominator
-            low, high = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-        else:
-            raise ValueError(f"method must be one of {INTERVAL_METHODS}, got {method!r}")
-    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
-
-
 def _proportion_columns(
     table: pd.DataFrame,
     name: str,
@@ -1209,7 +1153,7 @@ def _model_claims(
 def example_claims(clone_ks: Sequence[int], solver: str | None = None) -> list[dict[str, Any]]:
     """Claims about the paper's two worked examples (Appendix B), checked two ways.
 
-    The examples are computed by :mod:`cdbandits.examples` (cvxpy reference) and their von
+    The examples are computed by :mod:`cdbandits.paper_examples` (cvxpy reference) and their von
     Neumann winners once more with :func:`cdbandits.batched.von_neumann_winners`.
 
     Parameters

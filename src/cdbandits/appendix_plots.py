@@ -3,7 +3,7 @@
 Every function takes per-click-model tables (as written by the workflow) and returns a
 matplotlib figure with a title, a caption-like subtitle saying what is shown and how it was
 computed, labelled axes and a legend, so that it reads without the paper. Save figures with
-:func:`cdbandits.results.save_figure`.
+:func:`cdbandits.files.save_figure`.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .results import atomic_path
+from .files import atomic_path
 
 __all__ = [
     "DATA_FILES",

@@ -13,7 +13,7 @@ APPENDIX_CATEGORY = "Appendices A and B"
 rule solve_appendix_shard:
     input:
         matrix=appendix_matrix,
-        library=library("appendix", "batched", "winners", "preference", "matrix_io", "results"),
+        library=library("appendix", "batched", "winners", "preference", "matrix_io", "files", "workflow.jobs"),
     output:
         counts="results/appendix/{click_model}/shards/shard-{shard}.json",
     params:
@@ -41,7 +41,7 @@ rule summarise_appendix:
             shard=range(APPENDIX["shards"]),
         ),
         matrix=appendix_matrix,
-        library=library("appendix", "matrix_io", "preference", "results"),
+        library=library("appendix", "matrix_io", "preference", "files", "workflow.jobs"),
     output:
         per_k=report(
             "results/appendix/{click_model}/per_k.csv",
@@ -88,7 +88,7 @@ rule summarise_appendix:
 rule verify_appendix:
     input:
         matrix=appendix_matrix,
-        library=library("appendix", "batched", "winners", "preference", "matrix_io", "results"),
+        library=library("appendix", "batched", "winners", "preference", "matrix_io", "files", "workflow.jobs"),
     output:
         table=report(
             "results/appendix/{click_model}/verification.csv",
@@ -124,7 +124,7 @@ rule verify_appendix:
 rule tabulate_appendix_claims:
     input:
         counts=expand("results/appendix/{click_model}/counts.json", click_model=APPENDIX_MODELS),
-        library=library("appendix", "batched", "examples", "winners", "preference", "results"),
+        library=library("appendix", "batched", "paper_examples", "winners", "preference", "files", "workflow.jobs"),
     output:
         table=report(
             "results/appendix/claims.csv",
@@ -170,7 +170,7 @@ rule plot_appendix_figures:
                           click_model=APPENDIX_MODELS)
             for table in APPENDIX_TABLES
         },
-        library=library("appendix_plots", "results"),
+        library=library("appendix_plots", "files", "workflow.jobs"),
     output:
         **{
             name: report_figure(

@@ -14,7 +14,7 @@ os.environ.update(PYTHONPATH=str(SRC))
 sys.path.insert(0, str(SRC))
 
 from cdbandits.datasets import DATA_FILES  # noqa: E402
-from cdbandits.sources import source_files  # noqa: E402
+from cdbandits.workflow.code_dependencies import source_files  # noqa: E402
 
 CONDA_ENV = "../../envs/cdbandits.yaml"
 

@@ -22,7 +22,7 @@ rule letor:
 rule unpack_letor_fold:
     input:
         archive=lambda wildcards: data_path(LETOR_ARCHIVES[wildcards.dataset]),
-        library=library("datasets", "results"),
+        library=library("datasets", "files", "workflow.jobs"),
     output:
         text=temp("results/letor/raw/{dataset}/{fold}/{part}.txt"),
     wildcard_constraints:
@@ -43,7 +43,7 @@ rule unpack_letor_fold:
 rule read_letor_dataset:
     input:
         files=letor_files,
-        library=library("letor", "results"),
+        library=library("letor", "files", "workflow.jobs"),
     output:
         data="results/letor/data/{dataset}.npz",
         summary=report(
@@ -72,7 +72,7 @@ rule read_letor_dataset:
 rule build_letor_matrix:
     input:
         data="results/letor/data/{dataset}.npz",
-        library=library("letor", "preference", "results"),
+        library=library("letor", "preference", "files", "workflow.jobs"),
     output:
         matrix=report(
             "results/letor/matrices/{dataset}_{click_model}.npz",
@@ -115,7 +115,7 @@ rule build_letor_matrix:
 rule build_letor_per_query:
     input:
         data="results/letor/data/{dataset}.npz",
-        library=library("letor", "preference", "results"),
+        library=library("letor", "preference", "files", "workflow.jobs"),
     output:
         matrices="results/letor/per_query/{dataset}_{click_model}.npz",
         summary=report(
@@ -154,7 +154,7 @@ rule validate_letor_matrix:
         built="results/letor/matrices/{dataset}_{click_model}.npz",
         data_summary="results/letor/data/{dataset}.json",
         published=lambda wildcards: data_path(f"mslr_{wildcards.click_model}"),
-        library=library("letor", "matrix_io", "preference", "winners", "results"),
+        library=library("letor", "matrix_io", "preference", "winners", "files", "workflow.jobs"),
     output:
         table=report(
             "results/letor/validation/{dataset}_{click_model}.csv",

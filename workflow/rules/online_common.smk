@@ -5,7 +5,7 @@ from cdbandits.contextual.experiments import ONLINE_TABLES  # noqa: E402
 
 ONLINE = config["online"]
 ONLINE_MSLR = [ONLINE["mslr"]["matrices"]] if ONLINE["mslr"]["matrices"] else []
-ONLINE_LIBRARY = library("contextual", "preference", "winners", "results")
+ONLINE_LIBRARY = library("contextual", "preference", "winners", "files", "workflow.jobs")
 
 
 def online_figure_paths(name):

@@ -4,7 +4,7 @@ from cdbandits.oracle_methods.experiments import EXPERIMENTS as ORACLE_EXPERIMEN
 from cdbandits.oracle_methods.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
 
 ORACLE = config["oracle"]
-ORACLE_LIBRARY = library("oracle_methods", "contextual", "preference", "winners", "results")
+ORACLE_LIBRARY = library("oracle_methods", "contextual", "preference", "winners", "files", "workflow.jobs")
 ORACLE_SUMMARY_TABLES = (
     "bound_table",
     "bound_detail",

@@ -4,7 +4,7 @@
 # One rule per notebook under notebooks/, all running workflow/scripts/execute_notebook.py.
 # A rule's named inputs, except `notebook` and `library`, and its params are the notebook's
 # parameters: they must match the names of the notebook's cell tagged "parameters" exactly
-# (cdbandits.notebooks checks). Outputs: the executed copy and its HTML rendering, which is
+# (cdbandits.workflow.notebooks checks). Outputs: the executed copy and its HTML rendering, which is
 # part of the report; both are final outputs (notebook_outputs in common.smk).
 
 report: "../report/workflow.rst"
@@ -30,7 +30,7 @@ rule execute_examples_notebook:
         winners_details="results/winners/full_matrices.json",
         matrices=[data_path(key) for key in config["winners"]["matrices"]],
         library=library(
-            "notebooks", "examples", "winners", "preference", "matrix_io", "results"
+            "workflow.notebooks", "paper_examples", "winners", "preference", "matrix_io", "files", "workflow.jobs"
         ),
     output:
         notebook="results/notebooks/examples_and_full_matrices.ipynb",
@@ -68,7 +68,7 @@ rule execute_appendix_notebook:
         ),
         claims="results/appendix/claims.csv",
         figures=[appendix_figure_paths(name)[0] for name in APPENDIX_FIGURE_NAMES],
-        library=library("notebooks", "results"),
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/appendix_statistics.ipynb",
         html=report(
@@ -130,7 +130,7 @@ rule execute_letor_notebook:
             for dataset in LETOR["datasets"]
             for click_model in LETOR["validation"]["click_models"]
         ],
-        library=library("notebooks", "results"),
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/mslr_pipeline_validation.ipynb",
         html=report(
@@ -160,7 +160,7 @@ rule execute_online_notebook:
         exact_winners="results/online/exact_winners.csv",
         summary="results/online/summary.json",
         figures=[online_figure_paths(name)[0] for name in ONLINE_FIGURE_NAMES],
-        library=library("notebooks", "results"),
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/online_regret.ipynb",
         html=report(
@@ -191,7 +191,7 @@ rule execute_oracle_notebook:
         crossovers=oracle_table("crossovers"),
         summary="results/oracle/summary.json",
         figures=[oracle_figure_paths(name)[0] for name in ORACLE_FIGURE_NAMES],
-        library=library("notebooks", "results"),
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/oracle_methods_and_bounds.ipynb",
         html=report(

@@ -4,7 +4,7 @@ WINNERS_CATEGORY = "Published MSLR matrices"
 
 rule tabulate_paper_examples:
     input:
-        library=library("examples", "winners", "preference", "results"),
+        library=library("paper_examples", "winners", "preference", "files", "workflow.jobs"),
     output:
         five_arm=report(
             "results/examples/five_arm.csv",
@@ -39,7 +39,7 @@ rule tabulate_paper_examples:
 rule compute_full_matrix_winners:
     input:
         matrices=[data_path(key) for key in config["winners"]["matrices"]],
-        library=library("winners", "preference", "matrix_io", "results"),
+        library=library("winners", "preference", "matrix_io", "files", "workflow.jobs"),
     output:
         table=report(
             "results/winners/full_matrices.csv",

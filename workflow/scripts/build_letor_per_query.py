@@ -1,6 +1,7 @@
+from cdbandits.files import write_json
 from cdbandits.letor import LetorData, click_model, estimate_per_query_matrices
 from cdbandits.randomness import named_generator
-from cdbandits.results import log_to_file, run_metadata, write_json
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]):
     params = snakemake.params

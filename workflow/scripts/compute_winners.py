@@ -1,7 +1,8 @@
+from cdbandits.files import write_csv, write_json
 from cdbandits.matrix_io import load_matrix
 from cdbandits.preference import as_skew
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json
 from cdbandits.winners import all_winners, winners_table
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     details = {}

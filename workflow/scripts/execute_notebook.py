@@ -1,5 +1,5 @@
-from cdbandits.notebooks import execute_notebook, export_html, rule_parameters
-from cdbandits.results import log_to_file
+from cdbandits.workflow.jobs import log_to_file
+from cdbandits.workflow.notebooks import execute_notebook, export_html, rule_parameters
 
 # The rule's named inputs, except the notebook itself and the library sources, and its
 # params are the notebook's parameters.

@@ -1,7 +1,8 @@
 import pandas as pd
 
+from cdbandits.files import write_csv, write_json
 from cdbandits.oracle_methods.scaling import SCALING_METHODS, measure
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     scaling = snakemake.params.scaling

@@ -1,7 +1,8 @@
 from pathlib import Path
 
 from cdbandits.appendix_plots import FIGURE_NAMES, appendix_figures
-from cdbandits.results import log_to_file, save_figure
+from cdbandits.files import save_figure
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params

@@ -1,7 +1,8 @@
 import pandas as pd
 
 from cdbandits.contextual.experiments import FIGURE_NAMES, ONLINE_TABLES, online_figures
-from cdbandits.results import log_to_file, save_figure
+from cdbandits.files import save_figure
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     tables = {name: pd.read_csv(snakemake.input[name]) for name in ONLINE_TABLES}

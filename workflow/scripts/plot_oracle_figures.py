@@ -1,5 +1,6 @@
 import pandas as pd
 
+from cdbandits.files import save_figure
 from cdbandits.oracle_methods.figures import (
     FIGURES,
     plot_convergence,
@@ -7,7 +8,7 @@ from cdbandits.oracle_methods.figures import (
     plot_regret,
     plot_scaling,
 )
-from cdbandits.results import log_to_file, save_figure
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     figures = {

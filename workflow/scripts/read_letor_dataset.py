@@ -1,7 +1,8 @@
 import numpy as np
 
+from cdbandits.files import write_json
 from cdbandits.letor import concatenate, read_letor
-from cdbandits.results import log_to_file, write_json
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]):
     params = snakemake.params

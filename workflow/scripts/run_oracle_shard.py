@@ -1,5 +1,6 @@
+from cdbandits.files import write_csv
 from cdbandits.oracle_methods.experiments import run_oracle_shard
-from cdbandits.results import log_to_file, write_csv
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     experiment, shard = snakemake.wildcards.experiment, int(snakemake.wildcards.shard)

@@ -1,5 +1,6 @@
 from cdbandits.contextual.experiments import exact_winners_table
-from cdbandits.results import log_to_file, write_csv
+from cdbandits.files import write_csv
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     online = snakemake.params.online

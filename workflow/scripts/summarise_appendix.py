@@ -5,8 +5,9 @@ from cdbandits.appendix import (
     per_k_table,
     read_counts,
 )
+from cdbandits.files import write_csv, write_json
 from cdbandits.matrix_io import load_matrix
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     sampling = snakemake.params.sampling

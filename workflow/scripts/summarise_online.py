@@ -6,7 +6,8 @@ from cdbandits.contextual.experiments import (
     online_summary,
     summarize_online,
 )
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json, write_text
+from cdbandits.files import write_csv, write_json, write_text
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     online = snakemake.params.online

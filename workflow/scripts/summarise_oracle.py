@@ -1,3 +1,4 @@
+from cdbandits.files import write_csv, write_json, write_text
 from cdbandits.oracle_methods.experiments import EXPERIMENTS, combine_shards
 from cdbandits.oracle_methods.summary import (
     bound_checks,
@@ -9,7 +10,7 @@ from cdbandits.oracle_methods.summary import (
     scaling_crossovers,
     theory_table,
 )
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json, write_text
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     oracle, seed = snakemake.params.oracle, snakemake.params.seed

@@ -1,5 +1,6 @@
 from cdbandits.appendix import appendix_claims, claims_markdown, read_counts
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json, write_text
+from cdbandits.files import write_csv, write_json, write_text
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params

@@ -1,5 +1,6 @@
-from cdbandits.examples import clone_table, examples_summary, five_arm_table
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json
+from cdbandits.files import write_csv, write_json
+from cdbandits.paper_examples import clone_table, examples_summary, five_arm_table
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     five_arm = five_arm_table(solver=snakemake.params.solver)

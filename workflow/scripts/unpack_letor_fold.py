@@ -1,5 +1,5 @@
 from cdbandits.datasets import extract_member
-from cdbandits.results import log_to_file
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]):
     extract_member(

@@ -2,9 +2,10 @@ import json
 
 import numpy as np
 
+from cdbandits.files import save_figure, write_csv, write_json
 from cdbandits.letor import PreferenceEstimate, compare_matrices, comparison_table, plot_comparison
 from cdbandits.matrix_io import load_matrix
-from cdbandits.results import log_to_file, save_figure, write_csv, write_json
+from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params

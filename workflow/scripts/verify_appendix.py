@@ -5,9 +5,10 @@ from cdbandits.appendix import (
     verification_summary,
     verify_against_reference,
 )
+from cdbandits.files import write_csv, write_json
 from cdbandits.matrix_io import load_matrix
 from cdbandits.preference import as_skew
-from cdbandits.results import log_to_file, run_metadata, write_csv, write_json
+from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     sampling = snakemake.params.sampling

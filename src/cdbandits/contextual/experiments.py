@@ -37,6 +37,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..randomness import named_generator
+from ..stats import Z95, bootstrap_slope_over_seeds, log_log_slope, mean_with_interval
 from .baselines import SparringExp3, UniformDuels
 from .bounds import sparring_exp4p_regret_bound
 from .duels import DuelingAlgorithm
@@ -71,7 +72,6 @@ __all__ = [
     "combine_shards",
     "coverage_markdown",
     "exact_winners_table",
-    "log_log_slope",
     "online_figures",
     "online_settings",
     "online_summary",
@@ -96,9 +96,6 @@ ONLINE_TABLES = ("runs", "curves", "regret", "slopes", "coverage", "online_to_ba
 
 #: The figures of :func:`online_figures`.
 FIGURE_NAMES = ("regret_vs_horizon", "regret_curves", "online_to_batch")
-
-#: Two-sided 95% normal quantile for the confidence intervals of means over seeds.
-_Z95 = 1.959963984540054
 
 #: Bootstrap resamples of the seeds for the confidence interval of a slope.
 _BOOTSTRAP = 1000
@@ -470,22 +467,6 @@ def combine_shards(
     return runs.reset_index(drop=True), curves.reset_index(drop=True)
 
 
-def log_log_slope(x: Sequence[float], y: Sequence[float]) -> float:
-    """Least-squares slope of ``log y`` against ``log x``; NaN unless every ``y > 0`` and
-    there are at least two distinct ``x``."""
-    x_array, y_array = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if x_array.size < 2 or np.unique(x_array).size < 2 or not (y_array > 0).all():
-        return math.nan
-    return float(np.polyfit(np.log(x_array), np.log(y_array), 1)[0])
-
-
-def _mean_with_interval(values: pd.Series) -> dict[str, float]:
-    n = int(values.size)
-    mean = float(values.mean())
-    half = _Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return {"mean": mean, "ci_low": mean - half, "ci_high": mean + half, "n_seeds": n}
-
-
 def _slope_with_interval(
     table: pd.DataFrame, x_column: str, y_column: str, rng: np.random.Generator
 ) -> dict[str, float]:
@@ -495,16 +476,12 @@ def _slope_with_interval(
     xs = wide.columns.to_numpy(dtype=float)
     values = wide.to_numpy()
     means = values.mean(axis=0)
-    slope = log_log_slope(xs, means)
     final_slope = log_log_slope(xs[-2:], means[-2:])
-    resampled = rng.integers(0, values.shape[0], (_BOOTSTRAP, values.shape[0]))
-    slopes = np.array([log_log_slope(xs, values[rows].mean(axis=0)) for rows in resampled])
-    finite = slopes[np.isfinite(slopes)]
-    low, high = np.percentile(finite, [2.5, 97.5]) if finite.size else (math.nan, math.nan)
+    slope, low, high = bootstrap_slope_over_seeds(xs, values, rng, _BOOTSTRAP)
     return {
         "slope": slope,
-        "slope_ci_low": float(low),
-        "slope_ci_high": float(high),
+        "slope_ci_low": low,
+        "slope_ci_high": high,
         "final_slope": final_slope,
     }
 
@@ -546,7 +523,7 @@ def summarize_online(
         algorithm = base["algorithm"]
         for horizon, by_horizon in group.groupby("horizon"):
             regret_rows.append(
-                base | {"horizon": horizon} | _mean_with_interval(by_horizon["regret"])
+                base | {"horizon": horizon} | mean_with_interval(by_horizon["regret"])
             )
         slope = _slope_with_interval(group, "horizon", "regret", rng)
         slope_rows.append(base | slope | {"n_horizons": group["horizon"].nunique()})
@@ -587,7 +564,7 @@ def summarize_online(
             batch_rows.append(
                 base
                 | {"m": horizon}
-                | _mean_with_interval(by_horizon["epsilon"])
+                | mean_with_interval(by_horizon["epsilon"])
                 | {
                     "slope": epsilon_slope["slope"],
                     "slope_ci_low": epsilon_slope["slope_ci_low"],
@@ -810,7 +787,7 @@ def plot_regret_curves(curves: pd.DataFrame):
         longest = rows[rows["horizon"] == rows["horizon"].max()]
         for algorithm, by_algorithm in _by_algorithm(longest):
             stats = by_algorithm.groupby("rounds")["regret"].agg(["mean", "std", "count"])
-            half = _Z95 * stats["std"] / np.sqrt(stats["count"])
+            half = Z95 * stats["std"] / np.sqrt(stats["count"])
             axis.plot(
                 stats.index, stats["mean"], color=_COLORS[algorithm], label=_LABELS[algorithm]
             )

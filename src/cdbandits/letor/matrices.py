@@ -49,8 +49,8 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
+from ..files import atomic_path
 from ..preference import as_skew
-from ..results import atomic_path
 from .click_models import CascadeClickModel
 from .interleave import (
     CREDIT_TIES,

@@ -37,7 +37,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..results import atomic_path
+from ..files import atomic_path
 
 __all__ = [
     "LastQueryPolicy",

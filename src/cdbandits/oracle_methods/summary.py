@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..randomness import named_generator
+from ..stats import bootstrap_slope_per_value, clopper_pearson
 from .parameters import ALGORITHMS, theory_parameters
 
 __all__ = [
@@ -35,10 +35,8 @@ __all__ = [
     "bound_checks",
     "bound_table",
     "bound_table_markdown",
-    "clopper_pearson",
     "json_records",
     "learned_summary",
-    "log_log_slope",
     "read_table",
     "scaling_crossovers",
     "theory_table",
@@ -233,33 +231,6 @@ STATEMENTS = (
 )
 
 
-def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Exact binomial confidence interval for a proportion."""
-    if trials == 0:
-        return math.nan, math.nan
-    alpha = 1.0 - level
-    low = (
-        0.0
-        if successes == 0
-        else float(stats.beta.ppf(alpha / 2, successes, trials - successes + 1))
-    )
-    high = (
-        1.0
-        if successes == trials
-        else float(stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes))
-    )
-    return low, high
-
-
-def log_log_slope(x: Sequence[float], y: Sequence[float]) -> float:
-    """Least-squares slope of ``log y`` on ``log x`` (NaN unless all ``y > 0``, 2+ distinct x)."""
-    x_values = np.asarray(x, dtype=np.float64)
-    y_values = np.asarray(y, dtype=np.float64)
-    if x_values.size < 2 or np.unique(x_values).size < 2 or not (y_values > 0).all():
-        return math.nan
-    return float(np.polyfit(np.log(x_values), np.log(y_values), 1)[0])
-
-
 def _trivial_value(formula: str, row: Mapping[str, Any]) -> float:
     if formula == "1 + L":
         return 1.0 + float(row["bound_L"])
@@ -316,22 +287,6 @@ def bound_checks(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def _bootstrap_slope(group: pd.DataFrame, rng: np.random.Generator) -> tuple[float, float, float]:
-    by_value = {value: part["measured"].to_numpy() for value, part in group.groupby("value")}
-    values = sorted(by_value)
-    slope = log_log_slope(values, [by_value[v].mean() for v in values])
-    if math.isnan(slope):
-        return slope, math.nan, math.nan
-    draws = []
-    for _ in range(BOOTSTRAP):
-        means = [rng.choice(by_value[v], size=by_value[v].size).mean() for v in values]
-        draws.append(log_log_slope(values, means))
-    finite = np.array([d for d in draws if not math.isnan(d)])
-    if finite.size == 0:
-        return slope, math.nan, math.nan
-    return slope, float(np.quantile(finite, 0.025)), float(np.quantile(finite, 0.975))
-
-
 def bound_table(
     checks: pd.DataFrame, delta: float, seed: int, online_coverage: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -382,7 +337,9 @@ def bound_table(
         detail = pd.DataFrame([row for row in detail_rows if row["statement"] == name])
         worst = detail.loc[detail["coverage"].idxmin()]
         rng = named_generator(seed, "oracle", "bootstrap", name)
-        slope, slope_low, slope_high = _bootstrap_slope(group, rng)
+        slope, slope_low, slope_high = bootstrap_slope_per_value(
+            {value: part["measured"] for value, part in group.groupby("value")}, rng, BOOTSTRAP
+        )
         summary_rows.append(
             {
                 "statement": name,

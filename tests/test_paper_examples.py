@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from cdbandits.examples import (
+from cdbandits.paper_examples import (
     PAPER_FIVE_ARM,
     clone_example_matrix,
     clone_table,

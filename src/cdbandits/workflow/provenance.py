@@ -4,7 +4,7 @@ The workflow writes ``results/provenance.json`` once, from Snakemake's ``onsucce
 handler, after a run that built something has finished. No rule depends on it, so a new
 commit or a new start time never makes a rule rerun, and the result files themselves stay
 byte-identical between runs (they hold no times or host names; see
-:mod:`cdbandits.results`). The record holds:
+:mod:`cdbandits.files`). The record holds:
 
 * ``started_at`` / ``finished_at``: UTC times (ISO 8601) of reading the workflow and of
   the end of the run;
@@ -32,7 +32,7 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
-from .results import to_jsonable, write_json
+from ..files import to_jsonable, write_json
 
 __all__ = [
     "build_provenance",

@@ -11,7 +11,7 @@ from conftest import REPO_ROOT
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from papermill import PapermillExecutionError
 
-from cdbandits.notebooks import (
+from cdbandits.workflow.notebooks import (
     NotebookFormatError,
     NotebookParameterError,
     execute_notebook,

@@ -1,3 +1,5 @@
+"""Atomic, deterministic file writing (cdbandits.files)."""
+
 import json
 
 import matplotlib
@@ -8,14 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from cdbandits.results import (  # noqa: E402
-    atomic_path,
-    log_to_file,
-    run_metadata,
-    save_figure,
-    write_csv,
-    write_json,
-)
+from cdbandits.files import atomic_path, save_figure, write_csv, write_json
 
 
 def test_atomic_path_leaves_nothing_behind_on_failure(tmp_path):
@@ -54,20 +49,3 @@ def test_figures_are_byte_identical_across_saves(tmp_path):
     plt.close(figure)
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
-
-
-def test_metadata_is_reproducible():
-    first = run_metadata({"k": [1, 2]}, seeds=np.array([3]))
-    assert first == run_metadata({"k": [1, 2]}, seeds=np.array([3]))
-    assert first["packages"]["numpy"] == np.__version__
-    assert first["seeds"] == [3]
-
-
-def test_log_to_file_records_failures(tmp_path):
-    log = tmp_path / "logs" / "rule.log"
-    with pytest.raises(ValueError):
-        with log_to_file(log) as logger:
-            logger.info("working")
-            raise ValueError("bad input")
-    text = log.read_text()
-    assert "working" in text and "bad input" in text and "Traceback" in text

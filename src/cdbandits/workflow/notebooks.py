@@ -29,7 +29,7 @@ from jupyter_client.manager import AsyncKernelManager
 from nbconvert import HTMLExporter
 from traitlets import default
 
-from .results import atomic_path, to_jsonable, write_text
+from ..files import atomic_path, to_jsonable, write_text
 
 __all__ = [
     "CurrentPythonKernelManager",
@@ -134,7 +134,7 @@ def rule_parameters(
     """Notebook parameters from a rule's named inputs or params, as plain Python values.
 
     Snakemake's path objects become ``str`` (lists of them, lists of ``str``); other
-    values pass through :func:`cdbandits.results.to_jsonable`.
+    values pass through :func:`cdbandits.files.to_jsonable`.
 
     Parameters
     ----------

@@ -1,56 +1,34 @@
-"""Writing results: atomic tables, JSON with run metadata, deterministic figures, logs.
+"""Writing files: atomic text, tables and JSON, deterministic figures.
 
-Every output of the workflow goes through these functions so that
+Every file the library and the workflow write goes through these functions so that
 
 * nothing is half-written: a file appears under its final name only once complete;
-* the same config and seed give the same bytes: JSON keys are sorted, figures carry no
-  creation dates, and metadata holds no timestamps or host names (those go only into
-  ``results/provenance.json``).
+* the same config and seed give the same bytes: JSON keys are sorted and figures carry no
+  creation dates.
+
+Run metadata and rule logs are in :mod:`cdbandits.workflow.jobs`.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
-import platform
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "RECORDED_PACKAGES",
     "atomic_path",
-    "log_to_file",
-    "package_versions",
-    "run_metadata",
     "save_figure",
     "to_jsonable",
     "write_csv",
     "write_json",
     "write_text",
 ]
-
-#: Packages whose versions are recorded in every metadata file.
-RECORDED_PACKAGES = (
-    "cdbandits",
-    "numpy",
-    "scipy",
-    "cvxpy",
-    "clarabel",
-    "highspy",
-    "numba",
-    "pandas",
-    "pyarrow",
-    "matplotlib",
-    "scikit-learn",
-    "snakemake",
-)
 
 
 @contextmanager
@@ -118,34 +96,6 @@ def write_csv(path: str | os.PathLike[str], table: Any, **to_csv_options: Any) -
         table.to_csv(temporary, **options)
 
 
-def package_versions(packages: tuple[str, ...] = RECORDED_PACKAGES) -> dict[str, str | None]:
-    """Installed versions of ``packages`` (``None`` for a package that is not installed)."""
-    versions: dict[str, str | None] = {}
-    for name in packages:
-        try:
-            versions[name] = importlib_metadata.version(name)
-        except importlib_metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions
-
-
-def run_metadata(
-    config: Mapping[str, Any] | None = None, seeds: Any = None, **extra: Any
-) -> dict[str, Any]:
-    """Metadata to store beside a result: versions, Python, the config and seeds.
-
-    Contains nothing that changes between two runs of the same environment, config and seed
-    (no times, no host names), so outputs stay byte-identical.
-    """
-    return {
-        "python": platform.python_version(),
-        "packages": package_versions(),
-        "config": to_jsonable(dict(config or {})),
-        "seeds": to_jsonable(seeds),
-        **to_jsonable(extra),
-    }
-
-
 def save_figure(figure: Any, *paths: str | os.PathLike[str]) -> None:
     """Save a matplotlib figure to each path (format from the suffix), atomically.
 
@@ -159,32 +109,3 @@ def save_figure(figure: Any, *paths: str | os.PathLike[str]) -> None:
             meta = {"Software": None}
         with atomic_path(path) as temporary:
             figure.savefig(temporary, format=suffix, metadata=meta, bbox_inches="tight")
-
-
-@contextmanager
-def log_to_file(path: str | os.PathLike[str] | None) -> Iterator[logging.Logger]:
-    """Send the ``cdbandits`` logger (INFO and up) to ``path`` for the duration of a block.
-
-    Workflow scripts wrap their work in this so each rule's ``log:`` file tells what it did;
-    an exception is logged with its traceback before it propagates.
-    """
-    logger = logging.getLogger("cdbandits")
-    handler: logging.Handler
-    if path is None:
-        handler = logging.StreamHandler()
-    else:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(path, mode="w", encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    previous_level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        yield logger
-    except BaseException:
-        logger.exception("failed")
-        raise
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(previous_level)
-        handler.close()

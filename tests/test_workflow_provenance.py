@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 from conftest import REPO_ROOT
 
-from cdbandits.provenance import (
+from cdbandits.workflow.provenance import (
     build_provenance,
     canonical_config_json,
     config_sha256,

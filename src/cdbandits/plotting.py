@@ -1,0 +1,112 @@
+"""One plotting style for every figure: colours and labels per algorithm, sizes, titles.
+
+Every figure module of the experiment families draws through these helpers, so that an
+algorithm has the same colour and name in every figure, panels have the same size, and
+titles and captions look alike. Matplotlib is imported lazily (with the ``Agg`` backend),
+so importing a figure module costs nothing until a figure is drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ALGORITHM_STYLES",
+    "CAPTION_SIZE",
+    "LEGEND_SIZE",
+    "PANEL_SIZE",
+    "TITLE_SIZE",
+    "AlgorithmStyle",
+    "algorithm_style",
+    "panel_grid",
+    "pyplot",
+    "title_and_caption",
+]
+
+#: Width and height of one panel, inches.
+PANEL_SIZE = (4.4, 3.4)
+#: Font sizes of figure titles, captions and legends (points).
+TITLE_SIZE = 13
+CAPTION_SIZE = 9
+LEGEND_SIZE = 9
+
+
+@dataclass(frozen=True)
+class AlgorithmStyle:
+    """How an algorithm is drawn: its name in legends, its colour and marker."""
+
+    label: str
+    colour: str
+    marker: str = "o"
+
+
+#: Every algorithm of the library, by the identifier the result tables use.
+ALGORITHM_STYLES: dict[str, AlgorithmStyle] = {
+    # Section 5 (online) and its baselines
+    "sparring_exp4p": AlgorithmStyle("SparringEXP4.P", "#1f77b4", "o"),
+    "sparring_exp3": AlgorithmStyle("sparring EXP3 (no context)", "#ff7f0e", "s"),
+    "uniform": AlgorithmStyle("uniform duels", "#2ca02c", "^"),
+    # Sections 6-8 (oracle methods)
+    "fpl": AlgorithmStyle("SparringFPL", "#9467bd", "o"),
+    "pgd": AlgorithmStyle("ProjectedGD", "#8c564b", "s"),
+    "lp": AlgorithmStyle("exact LP maxmin of M-hat", "#7f7f7f", "D"),
+    "fpl_learned": AlgorithmStyle("SparringFPL, scikit-learn stump oracle", "#e377c2", "v"),
+    "explore_exploit_fpl": AlgorithmStyle("explore-exploit, SparringFPL", "#9467bd", "o"),
+    "explore_exploit_lp": AlgorithmStyle("explore-exploit, exact LP", "#7f7f7f", "D"),
+    "importance_weighted": AlgorithmStyle("paper's K^2 estimator", "#17becf", "o"),
+    "skew_symmetrised": AlgorithmStyle("skew-symmetrised estimator", "#bcbd22", "s"),
+}
+
+
+def algorithm_style(algorithm: str) -> AlgorithmStyle:
+    """The style of ``algorithm``; raises ``KeyError`` naming the known ones otherwise."""
+    try:
+        return ALGORITHM_STYLES[algorithm]
+    except KeyError:
+        raise KeyError(
+            f"no plotting style for algorithm {algorithm!r}; known: {sorted(ALGORITHM_STYLES)}"
+        ) from None
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the non-interactive ``Agg`` backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def panel_grid(
+    count: int, columns: int = 3, panel_size: tuple[float, float] = PANEL_SIZE
+) -> tuple[Any, list[Any]]:
+    """A figure with ``count`` panels in rows of at most ``columns``; unused panels hidden.
+
+    Returns
+    -------
+    (figure, axes) : the figure and its ``count`` visible axes, in reading order.
+    """
+    if count < 1:
+        raise ValueError(f"a figure needs at least one panel, got {count}")
+    columns = min(columns, count)
+    rows = math.ceil(count / columns)
+    width, height = panel_size
+    figure, axes = pyplot().subplots(
+        rows, columns, figsize=(width * columns, height * rows), squeeze=False
+    )
+    flat = list(axes.flat)
+    for axis in flat[count:]:
+        axis.set_visible(False)
+    return figure, flat[:count]
+
+
+def title_and_caption(figure: Any, title: str, caption: str | Sequence[str] = "") -> None:
+    """A bold title over the figure and, under it, a one- or few-line caption."""
+    figure.suptitle(title, fontsize=TITLE_SIZE, fontweight="bold", y=1.0)
+    text = caption if isinstance(caption, str) else "\n".join(caption)
+    if text:
+        figure.text(0.5, 0.955, text, ha="center", va="top", fontsize=CAPTION_SIZE, color="#333333")

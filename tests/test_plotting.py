@@ -1,0 +1,25 @@
+"""The shared plotting style (cdbandits.plotting)."""
+
+import pytest
+
+from cdbandits.plotting import ALGORITHM_STYLES, algorithm_style, panel_grid, title_and_caption
+
+
+def test_every_algorithm_has_a_distinct_label():
+    labels = [style.label for style in ALGORITHM_STYLES.values()]
+    assert len(labels) == len(set(labels))
+
+
+def test_unknown_algorithm_names_the_known_ones():
+    with pytest.raises(KeyError, match="sparring_exp4p"):
+        algorithm_style("no_such_algorithm")
+
+
+def test_panel_grid_hides_unused_panels():
+    figure, axes = panel_grid(4, columns=3)
+    assert len(axes) == 4 and len(figure.axes) == 6
+    assert [axis.get_visible() for axis in figure.axes] == [True] * 4 + [False] * 2
+    title_and_caption(figure, "Title", ["line one", "line two"])
+    assert [text.get_text() for text in figure.texts] == ["Title", "line one\nline two"]
+    with pytest.raises(ValueError, match="at least one panel"):
+        panel_grid(0)
