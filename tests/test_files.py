@@ -1,6 +1,8 @@
 """Atomic, deterministic file writing (cdbandits.files)."""
 
 import json
+import os
+import stat
 
 import matplotlib
 
@@ -10,7 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from cdbandits.files import atomic_path, save_figure, write_csv, write_json
+from cdbandits.files import atomic_path, copy_file, save_figure, write_csv, write_json, write_text
 
 
 def test_atomic_path_leaves_nothing_behind_on_failure(tmp_path):
@@ -49,3 +51,21 @@ def test_figures_are_byte_identical_across_saves(tmp_path):
     plt.close(figure)
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_written_files_respect_the_umask(tmp_path, umask):
+    previous = os.umask(umask)
+    try:
+        write_text(tmp_path / "result.txt", "x")
+        copy_file(tmp_path / "result.txt", tmp_path / "copy.txt")
+    finally:
+        os.umask(previous)
+    for name in ("result.txt", "copy.txt"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask
+
+
+def test_copy_file_copies_bytes(tmp_path):
+    (tmp_path / "a.bin").write_bytes(bytes(range(256)))
+    copy_file(tmp_path / "a.bin", tmp_path / "deep" / "b.bin")
+    assert (tmp_path / "deep" / "b.bin").read_bytes() == bytes(range(256))

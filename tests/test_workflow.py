@@ -30,6 +30,34 @@ def test_dry_run_of_the_default_config(tmp_path):
         "--dry-run", "--directory", str(tmp_path), "--configfile", DEFAULT_CONFIG, "--cores", "2"
     )
     assert "compute_full_matrix_winners" in completed.stdout
+    # figures/ tracks exactly what the default run publishes there (no timing figures).
+    published = {
+        Path(path).name
+        for line in completed.stdout.splitlines()
+        if line.strip().startswith("output:") and "figures/" in line
+        for path in line.split(":", 1)[1].split(",")
+        if path.strip().startswith("figures/")
+    }
+    tracked = {path.name for path in (REPO_ROOT / "figures").iterdir()}
+    assert published and published == tracked
+    assert not any("scaling" in name for name in tracked)
+
+
+def test_only_the_default_config_publishes_figures(tmp_path):
+    # Another config (here one changed key) must leave the tracked figures/ alone.
+    completed = snakemake(
+        "--dry-run",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        DEFAULT_CONFIG,
+        "--config",
+        "seed=1",
+        "--cores",
+        "2",
+    )
+    assert "compute_full_matrix_winners" in completed.stdout
+    assert "publish_figures" not in completed.stdout
 
 
 def test_bad_config_is_rejected_by_the_schema(tmp_path):
@@ -52,6 +80,7 @@ def test_bad_config_is_rejected_by_the_schema(tmp_path):
 def test_tiny_end_to_end_run_builds_every_result(tiny_run):
     # Reproducibility: tests/test_cluster.py compares a second run with this one.
     outputs = reproducible_outputs(tiny_run)
+    assert not (tiny_run / "figures").exists(), "a non-default config published figures"
     assert Path("results/winners/full_matrices.csv") in outputs
     assert Path("results/examples/examples.json") in outputs
     assert Path("results/appendix/claims.csv") in outputs

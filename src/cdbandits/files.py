@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ import numpy as np
 
 __all__ = [
     "atomic_path",
+    "copy_file",
     "save_figure",
     "to_jsonable",
     "write_csv",
@@ -31,11 +33,19 @@ __all__ = [
 ]
 
 
+def _process_umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it to ``path`` on success.
 
-    On an exception the temporary file is removed and ``path`` is left untouched.
+    On an exception the temporary file is removed and ``path`` is left untouched. The final
+    file gets the permissions of a newly created file (``0o666`` less the umask), not the
+    private ``0o600`` of a temporary file, so others can read results on a shared system.
 
     Parameters
     ----------
@@ -48,6 +58,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     os.close(handle)
     try:
         yield Path(temporary)
+        os.chmod(temporary, 0o666 & ~_process_umask())
         os.replace(temporary, final)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -58,6 +69,12 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically (UTF-8)."""
     with atomic_path(path) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def copy_file(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+    """Copy ``source``'s bytes to ``destination`` atomically."""
+    with atomic_path(destination) as temporary:
+        shutil.copyfile(source, temporary)
 
 
 def to_jsonable(value: Any) -> Any:

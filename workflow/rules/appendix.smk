@@ -174,7 +174,7 @@ rule plot_appendix_figures:
     output:
         **{
             name: report_figure(
-                appendix_figure_paths(name),
+                figure_paths("appendix/figures", name),
                 caption=f"../report/appendix/{name}.rst",
                 category=APPENDIX_CATEGORY,
                 subcategory="Figures 1-4",

@@ -38,16 +38,6 @@ APPENDIX_SAMPLING = {
 }
 
 
-def appendix_figure_paths(name):
-    """Where a figure goes: results/appendix/figures/ and the final copy in figures/."""
-    return [
-        f"results/appendix/figures/{name}.png",
-        f"results/appendix/figures/{name}.pdf",
-        f"figures/appendix_{name}.png",
-        f"figures/appendix_{name}.pdf",
-    ]
-
-
 def appendix_outputs():
     """Everything the appendix builds (for the default target)."""
     return [
@@ -65,5 +55,5 @@ def appendix_outputs():
         "results/appendix/claims.csv",
         "results/appendix/claims.md",
         "results/appendix/claims.json",
-        *[path for name in APPENDIX_FIGURE_NAMES for path in appendix_figure_paths(name)],
+        *[path for name in APPENDIX_FIGURE_NAMES for path in figure_paths("appendix/figures", name)],
     ]

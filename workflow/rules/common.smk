@@ -3,6 +3,8 @@ import os
 import sys
 from pathlib import Path
 
+import yaml
+
 from snakemake.utils import validate
 
 
@@ -33,11 +35,38 @@ def data_path(key):
     return f"results/data/{key}/{DATA_FILES[key].filename}"
 
 
-def report_figure(paths, caption, category, subcategory=None):
-    """A figure's output paths with the first (the PNG in results/) flagged for the report.
+FIGURE_FORMATS = ("png", "pdf")
 
-    The other paths (the PDF and the copies in figures/) stay plain outputs, so the report
-    shows each figure once. `caption` is relative to the rules file, as in report().
+
+def figure_paths(folder, name):
+    """A figure's files, ``results/<folder>/<name>.png`` and ``.pdf`` (the PNG first)."""
+    return [f"results/{folder}/{name}.{ext}" for ext in FIGURE_FORMATS]
+
+
+def is_default_config():
+    """Whether this run's config is the default one (config/config.yaml, schema defaults).
+
+    Only such a run publishes the README's figures to figures/, so a run of any other config
+    leaves the tracked figures alone. Where the data come from (data_mirror) does not count.
+    """
+    default = yaml.safe_load((Path(workflow.basedir) / "config" / "config.yaml").read_text())
+    validate(default, schema=str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
+    ignored = {"data_mirror"}
+    return {k: v for k, v in default.items() if k not in ignored} == {
+        k: v for k, v in config.items() if k not in ignored
+    }
+
+
+def published_name(path):
+    """Where the README's copy of a figure goes: figures/<family>_<...>_<name>.<ext>."""
+    parts = [part for part in Path(path).parts[1:] if part != "figures"]
+    return "figures/" + "_".join(parts)
+
+
+def report_figure(paths, caption, category, subcategory=None):
+    """A figure's output paths with the first (the PNG) flagged for the report.
+
+    The other paths (the PDF) stay plain outputs, so the report shows each figure once. `caption` is relative to the rules file, as in report().
     """
     first, *rest = paths
     # (Not at the start of a line: Snakemake's parser would read `report` as its keyword.)
@@ -61,6 +90,7 @@ def final_outputs():
         *appendix_outputs(),
         *online_outputs(),
         *oracle_outputs(),
+        *(rules.publish_figures.output if is_default_config() else []),
         *notebook_outputs(
             "examples_and_full_matrices",
             "appendix_statistics",

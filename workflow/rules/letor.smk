@@ -169,7 +169,7 @@ rule validate_letor_matrix:
             subcategory="Validation against the published matrices",
         ),
         figure=report_figure(
-            letor_figure_paths("{dataset}", "{click_model}"),
+            figure_paths("letor/validation", "{dataset}_{click_model}"),
             caption="../report/letor/validation_figure.rst",
             category=LETOR_CATEGORY,
             subcategory="Validation against the published matrices",

@@ -71,17 +71,6 @@ def letor_per_query_tasks(wildcards):
     return queries * n_rankers * (n_rankers - 1) // 2
 
 
-def letor_figure_paths(dataset, click_model):
-    """The validation figure in results/letor/validation/ and its copy in figures/."""
-    name = f"{dataset}_{click_model}"
-    return [
-        f"results/letor/validation/{name}.png",
-        f"results/letor/validation/{name}.pdf",
-        f"figures/letor_validation_{name}.png",
-        f"figures/letor_validation_{name}.pdf",
-    ]
-
-
 def letor_outputs():
     """Everything the LETOR rules build for the configured datasets and click models."""
     datasets = LETOR["datasets"]
@@ -110,6 +99,6 @@ def letor_outputs():
             path
             for dataset in datasets
             for click_model in validation
-            for path in letor_figure_paths(dataset, click_model)
+            for path in figure_paths("letor/validation", f"{dataset}_{click_model}")
         ],
     ]

@@ -121,7 +121,7 @@ rule plot_online_figures:
     output:
         **{
             name: report_figure(
-                online_figure_paths(name),
+                figure_paths("online/figures", name),
                 caption=f"../report/online/{name}.rst",
                 category=ONLINE_CATEGORY,
                 subcategory="Figures",

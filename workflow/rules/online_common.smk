@@ -8,16 +8,6 @@ ONLINE_MSLR = [ONLINE["mslr"]["matrices"]] if ONLINE["mslr"]["matrices"] else []
 ONLINE_LIBRARY = library("contextual", "preference", "winners", "files", "workflow.jobs")
 
 
-def online_figure_paths(name):
-    """Where a figure goes: results/online/figures/ and the final copy in figures/."""
-    return [
-        f"results/online/figures/{name}.png",
-        f"results/online/figures/{name}.pdf",
-        f"figures/online_{name}.png",
-        f"figures/online_{name}.pdf",
-    ]
-
-
 def online_outputs():
     """Everything the online sweeps build (for the default target)."""
     return [
@@ -25,5 +15,5 @@ def online_outputs():
         "results/online/coverage.md",
         "results/online/summary.json",
         "results/online/exact_winners.csv",
-        *(path for name in ONLINE_FIGURE_NAMES for path in online_figure_paths(name)),
+        *(path for name in ONLINE_FIGURE_NAMES for path in figure_paths("online/figures", name)),
     ]

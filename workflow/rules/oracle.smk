@@ -124,7 +124,7 @@ rule plot_oracle_figures:
     output:
         **{
             name: report_figure(
-                oracle_figure_paths(name),
+                figure_paths("oracle/figures", name),
                 caption=f"../report/oracle/{name}.rst",
                 category=ORACLE_CATEGORY,
                 subcategory="Figures",

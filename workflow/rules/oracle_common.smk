@@ -24,21 +24,11 @@ def oracle_table(name):
     return f"results/oracle/{name}.csv"
 
 
-def oracle_figure_paths(name):
-    """Where a figure goes: results/oracle/figures/ and the final copy in figures/."""
-    return [
-        f"results/oracle/figures/{name}.png",
-        f"results/oracle/figures/{name}.pdf",
-        f"figures/oracle_{name}.png",
-        f"figures/oracle_{name}.pdf",
-    ]
-
-
 def oracle_outputs():
     """Everything the oracle sweeps build (for the default target)."""
     return [
         *(oracle_table(name) for name in (*ORACLE_EXPERIMENTS, *ORACLE_SUMMARY_TABLES, "scaling")),
         "results/oracle/bound_table.md",
         "results/oracle/summary.json",
-        *(path for name in ORACLE_FIGURE_NAMES for path in oracle_figure_paths(name)),
+        *(path for name in ORACLE_FIGURE_NAMES for path in figure_paths("oracle/figures", name)),
     ]

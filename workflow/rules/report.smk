@@ -67,7 +67,7 @@ rule execute_appendix_notebook:
             "results/appendix/{click_model}/verification.json", click_model=APPENDIX_MODELS
         ),
         claims="results/appendix/claims.csv",
-        figures=[appendix_figure_paths(name)[0] for name in APPENDIX_FIGURE_NAMES],
+        figures=[figure_paths("appendix/figures", name)[0] for name in APPENDIX_FIGURE_NAMES],
         library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/appendix_statistics.ipynb",
@@ -126,7 +126,7 @@ rule execute_letor_notebook:
             click_model=LETOR["validation"]["click_models"],
         ),
         validation_figures=[
-            letor_figure_paths(dataset, click_model)[0]
+            figure_paths("letor/validation", f"{dataset}_{click_model}")[0]
             for dataset in LETOR["datasets"]
             for click_model in LETOR["validation"]["click_models"]
         ],
@@ -159,7 +159,7 @@ rule execute_online_notebook:
         online_to_batch="results/online/online_to_batch.csv",
         exact_winners="results/online/exact_winners.csv",
         summary="results/online/summary.json",
-        figures=[online_figure_paths(name)[0] for name in ONLINE_FIGURE_NAMES],
+        figures=[figure_paths("online/figures", name)[0] for name in ONLINE_FIGURE_NAMES],
         library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/online_regret.ipynb",
@@ -190,7 +190,7 @@ rule execute_oracle_notebook:
         scaling=oracle_table("scaling"),
         crossovers=oracle_table("crossovers"),
         summary="results/oracle/summary.json",
-        figures=[oracle_figure_paths(name)[0] for name in ORACLE_FIGURE_NAMES],
+        figures=[figure_paths("oracle/figures", name)[0] for name in ORACLE_FIGURE_NAMES],
         library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
         notebook="results/notebooks/oracle_methods_and_bounds.ipynb",
@@ -209,3 +209,40 @@ rule execute_oracle_notebook:
         CONDA_ENV
     script:
         "../scripts/execute_notebook.py"
+
+
+# The README's figures, copied to figures/ (tracked) only by a run of the default config
+# (final_outputs in common.smk). The oracle scaling figure is left out: it plots timings,
+# which differ from run to run.
+README_FIGURES = [
+    *(path for name in rules.plot_appendix_figures.output.keys() for path in rules.plot_appendix_figures.output[name]),
+    *(path for name in rules.plot_online_figures.output.keys() for path in rules.plot_online_figures.output[name]),
+    *(
+        path
+        for name in rules.plot_oracle_figures.output.keys()
+        if name != "scaling"
+        for path in rules.plot_oracle_figures.output[name]
+    ),
+    *expand(
+        rules.validate_letor_matrix.output.figure,
+        dataset=["sample"],
+        click_model=["informational"],
+    ),
+]
+
+
+rule publish_figures:
+    input:
+        figures=README_FIGURES,
+    output:
+        figures=[published_name(path) for path in README_FIGURES],
+    log:
+        "results/logs/publish_figures.log",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/publish_figures.py"
