@@ -73,8 +73,25 @@ def test_bad_config_is_rejected_by_the_schema(tmp_path):
     )
     assert completed.returncode != 0
     output = completed.stdout + completed.stderr
-    assert "Error validating config file" in output
-    assert "-1 is less than the minimum of 0" in output
+    assert "config key seed: -1 is less than the minimum of 0" in output
+    assert len(output.splitlines()) < 10, "the message must be short, not a schema dump"
+
+
+def test_misspelled_key_is_named_in_a_short_message(tmp_path):
+    completed = snakemake(
+        "--dry-run",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        DEFAULT_CONFIG,
+        "--config",
+        "apendix={}",
+        check=False,
+    )
+    assert completed.returncode != 0
+    output = completed.stdout + completed.stderr
+    assert "'apendix' was unexpected" in output and "allowed keys: appendix," in output
+    assert len(output.splitlines()) < 10
 
 
 def test_tiny_end_to_end_run_builds_every_result(tiny_run):
@@ -125,3 +142,29 @@ def test_missing_data_fails_with_a_clear_message(tmp_path):
     )
     assert "cannot obtain MSLR_Informational_PMat.npz" in log.read_text()
     assert not (tmp_path / "results/data/mslr_informational/MSLR_Informational_PMat.npz").exists()
+
+
+def test_corrupt_mirror_file_is_reported_on_the_console(tmp_path, data_mirror):
+    mirror = tmp_path / "mirror" / "mslr-preference-matrices" / "nightingal3-duelling-bandits"
+    mirror.mkdir(parents=True)
+    source = data_mirror / "mslr-preference-matrices/nightingal3-duelling-bandits"
+    (mirror / "MSLR_Informational_PMat.npz").write_bytes(
+        (source / "MSLR_Informational_PMat.npz").read_bytes() + b"junk"
+    )
+    completed = snakemake(
+        "--directory",
+        str(tmp_path / "run"),
+        "--configfile",
+        str(TINY_CONFIG),
+        "--config",
+        f"data_mirror={tmp_path / 'mirror'}",
+        "--cores",
+        "1",
+        "results/data/mslr_informational/MSLR_Informational_PMat.npz",
+        check=False,
+    )
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0
+    assert "fetch_data_file: MSLR_Informational_PMat.npz from the mirror" in output
+    assert "the file is corrupt or not the pinned version" in output
+    assert "Traceback" not in output

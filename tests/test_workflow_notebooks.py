@@ -1,6 +1,7 @@
 """The result notebooks: stored clean, parameterised, executed reproducibly, in the default run."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,29 @@ def test_execution_is_reproducible_and_rendered(tmp_path):
     export_html(first, tmp_path / "first.html")
     html = (tmp_path / "first.html").read_text()
     assert "<title>A tiny notebook</title>" in html and "3 x duels" in html
+
+
+def test_rendered_pages_need_no_network(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# Offline\n\nA context $x_t$ and a class $\\Pi$."),
+        nbformat.v4.new_code_cell(
+            "from IPython.display import Markdown\nMarkdown('regret $R_T$')",
+            outputs=[
+                nbformat.v4.new_output(
+                    "execute_result", data={"text/markdown": "regret $R_T$"}, execution_count=1
+                )
+            ],
+        ),
+    ]
+    export_html(notebook, tmp_path / "page.html")
+    html = (tmp_path / "page.html").read_text()
+    assert "mathjax" not in html.lower() and "cdnjs" not in html
+    assert not re.search(r"""(src=|import\()["']https?:""", html), "the page loads a script"
+    # Whole MathML elements (not tags emptied one by one), in cells and in Markdown outputs.
+    assert "<msub><mi>x</mi><mi>t</mi></msub>" in html
+    assert "<msub><mi>R</mi><mi>T</mi></msub>" in html
+    assert "$" not in html.split("<body", 1)[1].replace("$R_T$", "")
 
 
 def test_the_kernel_is_the_python_running_the_workflow(tmp_path, monkeypatch):

@@ -7,15 +7,21 @@ import yaml
 
 from snakemake.utils import validate
 
-
-validate(config, schema="../schemas/config.schema.yaml")
-
 # Jobs import the library from this checkout, also inside conda environments.
 SRC = Path(workflow.basedir) / "src"
 os.environ.update(PYTHONPATH=str(SRC))
 sys.path.insert(0, str(SRC))
 
 from cdbandits.datasets import DATA_FILES  # noqa: E402
+from cdbandits.workflow.config_errors import ConfigError, config_error_message  # noqa: E402
+
+try:
+    validate(config, schema="../schemas/config.schema.yaml")
+except Exception as error:
+    message = config_error_message(error)
+    if message is None:
+        raise
+    raise ConfigError(message) from None
 from cdbandits.workflow.code_dependencies import source_files  # noqa: E402
 
 CONDA_ENV = "../../envs/cdbandits.yaml"

@@ -16,6 +16,7 @@ give the same executed notebook and HTML, byte for byte.
 from __future__ import annotations
 
 import ast
+import copy
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -24,12 +25,14 @@ from typing import Any
 
 import nbformat
 import papermill
+from jinja2 import DictLoader
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from nbconvert import HTMLExporter
 from traitlets import default
 
 from ..files import atomic_path, to_jsonable, write_text
+from .offline_math import markdown_with_mathml
 
 __all__ = [
     "CurrentPythonKernelManager",
@@ -47,6 +50,14 @@ logger = logging.getLogger(__name__)
 
 #: Cell metadata keys written by papermill and nbclient that hold times or run state.
 _VOLATILE_CELL_METADATA = ("execution", "papermill")
+
+#: The lab template without the scripts it loads from a CDN: MathJax (formulas are MathML
+#: already), require.js (for widgets, which the notebooks do not use) and Mermaid.
+_OFFLINE_TEMPLATE = "offline_lab.html.j2"
+_OFFLINE_TEMPLATE_SOURCE = "{%- extends 'index.html.j2' -%}" + "".join(
+    f"{{%- block {block} -%}}{{%- endblock {block} -%}}"
+    for block in ("html_head_js_mathjax", "html_head_js_requirejs", "html_head_js_mermaidjs")
+)
 
 #: Tag of the cell papermill inserts after the ``parameters`` cell.
 _INJECTED_TAG = "injected-parameters"
@@ -251,8 +262,9 @@ def export_html(
     """Render an executed notebook to one HTML page (figures embedded), atomically.
 
     The page's title is the notebook's first level-1 heading (:func:`notebook_title`).
-    Figures are embedded; formulas are typeset by MathJax, loaded from its CDN when the
-    page is opened (offline they show as TeX source).
+    The page needs no network: figures are embedded, and the TeX formulas of Markdown cells
+    are converted to MathML (:func:`~cdbandits.workflow.offline_math.markdown_with_mathml`),
+    which browsers render natively, so the page loads no MathJax.
 
     Parameters
     ----------
@@ -266,7 +278,22 @@ def export_html(
         if isinstance(notebook, nbformat.NotebookNode)
         else nbformat.read(Path(notebook), as_version=4)
     )
-    exporter = HTMLExporter(template_name="lab", embed_images=True)
+    node = copy.deepcopy(node)
+    for cell in node.cells:
+        if cell.cell_type == "markdown":
+            cell.source = markdown_with_mathml(cell.source)
+        for output in cell.get("outputs", []):
+            if "text/markdown" in output.get("data", {}):
+                output.data["text/markdown"] = markdown_with_mathml(output.data["text/markdown"])
+    exporter = HTMLExporter(
+        template_name="lab",
+        # Figures are cell outputs, embedded as data already. Embedding Markdown images
+        # would run every inline HTML tag through BeautifulSoup on its own, which closes
+        # each MathML tag empty.
+        embed_images=False,
+        extra_loaders=[DictLoader({_OFFLINE_TEMPLATE: _OFFLINE_TEMPLATE_SOURCE})],
+        template_file=_OFFLINE_TEMPLATE,
+    )
     resources = {"metadata": {"name": notebook_title(node)}}
     body, _ = exporter.from_notebook_node(node, resources=resources)
     write_text(html, body)
