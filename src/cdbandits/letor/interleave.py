@@ -55,11 +55,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .click_models import CascadeClickModel
+from .duel_kernels import (
+    CREDIT_TIES,
+    METHODS,
+    TIE_TOLERANCE,
+    ClickSimulation,
+    RankingTables,
+    credit_difference,
+    new_workspace,
+    run_duels,
+)
 from .rankers import _sort_queries
 
 __all__ = [
@@ -82,51 +91,11 @@ __all__ = [
 InterleaveMethod = Literal["probabilistic", "team_draft"]
 CreditTies = Literal["shared", "redrawn"]
 
-#: Interleaving methods and their codes in the compiled kernels.
-METHODS: dict[str, int] = {"probabilistic": 0, "team_draft": 1}
-
-#: Tie-breaking of Probabilistic Interleave's credit (module docstring) and kernel codes.
-CREDIT_TIES: dict[str, int] = {"shared": 0, "redrawn": 1}
-
 #: ``tau`` of Probabilistic Interleave (SPEC section 10).
 DEFAULT_TAU = 3.0
 
 #: Length of the shown list (SPEC section 10); shorter when a query has fewer documents.
 DEFAULT_LIST_LENGTH = 10
-
-#: A credit difference ``|o|`` at most this is a tie.
-TIE_TOLERANCE = 1e-12
-
-# The comparison helpers allocate nothing, so they are compiled without numba's reference
-# counting: passing arrays into functions called in hot loops otherwise costs atomic
-# increments and decrements that dominated the run time (and contended between threads).
-_kernel = numba.njit(cache=True, _nrt=False)
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
-_SHIFT_30 = np.uint64(30)
-_SHIFT_27 = np.uint64(27)
-_SHIFT_31 = np.uint64(31)
-_SHIFT_11 = np.uint64(11)
-_UNIT = 1.0 / 9007199254740992.0  # 2**-53
-
-
-@_kernel
-def _uniform(state: NDArray[np.uint64]) -> float:
-    """Next double in [0, 1) of the SplitMix64 stream held in ``state[0]``."""
-    state[0] += _GOLDEN
-    z = state[0]
-    z = (z ^ (z >> _SHIFT_30)) * _MIX_1
-    z = (z ^ (z >> _SHIFT_27)) * _MIX_2
-    z = z ^ (z >> _SHIFT_31)
-    return float(z >> _SHIFT_11) * _UNIT
-
-
-@_kernel
-def _below(state: NDArray[np.uint64], n: int) -> int:
-    """Uniform integer in ``0 .. n - 1``."""
-    return int(_uniform(state) * n)
 
 
 def rank_weights(
@@ -138,410 +107,6 @@ def rank_weights(
     return weights, np.cumsum(weights)
 
 
-# Rows of the scratch array of one comparison kernel, shape (9, max_documents). Entries are
-# valid only when their stamp equals the current comparison's stamp, so nothing is reset.
-# Sides 0 and 1 are the tie-breakings of rankers A and B that build the list; sides 2 and 3
-# the independent ones of the "redrawn" credit (see CREDIT_TIES).
-_SIDES = 4
-_POS_DOC = 0  # + side: document fixed at a position
-_POS_STAMP = _SIDES  # + side
-_DOC_POS = 2 * _SIDES  # + side: position fixed for a document
-_DOC_STAMP = 3 * _SIDES  # + side
-_REMOVED = 4 * _SIDES  # stamp of documents already shown
-SCRATCH_ROWS = 4 * _SIDES + 1
-
-
-@_kernel
-def _fix(scratch, side, p, document, stamp):
-    scratch[_POS_DOC + side, p] = document
-    scratch[_POS_STAMP + side, p] = stamp
-    scratch[_DOC_POS + side, document] = p
-    scratch[_DOC_STAMP + side, document] = stamp
-
-
-@_kernel
-def _doc_at(side, ranker, first, p, order, tie_start, tie_end, stamp, scratch, state):
-    """Document at position ``p`` of ``ranker`` (side 0 or 1), fixing the tie-breaking lazily.
-
-    Within a tie group, given the (position, document) pairs fixed so far in this
-    comparison, the document at an unfixed position is uniform over the group's unfixed
-    documents: that is how a uniformly random order of the group unfolds.
-    """
-    if scratch[_POS_STAMP + side, p] == stamp:
-        return scratch[_POS_DOC + side, p]
-    start = np.int64(tie_start[ranker, first + p])
-    size = np.int64(tie_end[ranker, first + p]) - start
-    document = np.int64(order[ranker, first + p])
-    if size > 1:
-        while True:
-            document = np.int64(order[ranker, first + start + _below(state, size)])
-            if scratch[_DOC_STAMP + side, document] != stamp:
-                break
-    _fix(scratch, side, p, document, stamp)
-    return document
-
-
-@_kernel
-def _position_of(
-    side, ranker, first, document, position, tie_start, tie_end, stamp, scratch, state
-):
-    """Position of ``document`` in ``ranker``: uniform over its tie group's unfixed positions
-    if not fixed yet (the counterpart of :func:`_doc_at`)."""
-    if scratch[_DOC_STAMP + side, document] == stamp:
-        return scratch[_DOC_POS + side, document]
-    p = np.int64(position[ranker, first + document])
-    start = np.int64(tie_start[ranker, first + p])
-    size = np.int64(tie_end[ranker, first + p]) - start
-    if size > 1:
-        while True:
-            p = start + _below(state, size)
-            if scratch[_POS_STAMP + side, p] != stamp:
-                break
-    _fix(scratch, side, p, document, stamp)
-    return p
-
-
-@_kernel
-def _draw(side, ranker, first, n, mass, weights, order, tie_start, tie_end, stamp, scratch, state):
-    """Draw a document not yet shown from ``ranker``'s distribution; return it and its
-    position. Scanning from the top is cheap: the weights fall off as ``rank ** -tau``."""
-    u = _uniform(state) * mass
-    chosen = np.int64(-1)
-    chosen_position = np.int64(-1)
-    for p in range(n):
-        document = _doc_at(side, ranker, first, p, order, tie_start, tie_end, stamp, scratch, state)
-        if scratch[_REMOVED, document] != stamp:
-            chosen = document
-            chosen_position = p
-            u -= weights[p]
-            if u < 0.0:
-                break
-    return chosen, chosen_position
-
-
-@_kernel
-def _credit_difference(credit_b, n_clicks, distribution):
-    """``P(B more credit) - P(A more credit)`` when clicked position ``c`` goes to ``B``
-    independently with probability ``credit_b[c]``."""
-    distribution[0] = 1.0
-    for c in range(n_clicks):
-        q = credit_b[c]
-        distribution[c + 1] = distribution[c] * q
-        for j in range(c, 0, -1):
-            distribution[j] = distribution[j] * (1.0 - q) + distribution[j - 1] * q
-        distribution[0] *= 1.0 - q
-    difference = 0.0
-    for j in range(n_clicks + 1):
-        if 2 * j > n_clicks:
-            difference += distribution[j]
-        elif 2 * j < n_clicks:
-            difference -= distribution[j]
-    return difference
-
-
-@_kernel
-def _probabilistic_duel(
-    ranker_a,
-    ranker_b,
-    first,
-    n,
-    order,
-    position,
-    tie_start,
-    tie_end,
-    labels,
-    length,
-    click,
-    stop,
-    weights,
-    cumulative,
-    redraw_credit_ties,
-    stamp,
-    scratch,
-    credit_b,
-    distribution,
-    state,
-):
-    """One Probabilistic Interleave comparison with simulated clicks; returns +1, -1 or 0."""
-    mass_a = cumulative[n - 1]
-    mass_b = mass_a
-    credit_mass_a = mass_a
-    credit_mass_b = mass_a
-    n_clicks = 0
-    for _ in range(min(length, n)):
-        if _uniform(state) < 0.5:
-            document, p_a = _draw(
-                0,
-                ranker_a,
-                first,
-                n,
-                mass_a,
-                weights,
-                order,
-                tie_start,
-                tie_end,
-                stamp,
-                scratch,
-                state,
-            )
-            p_b = _position_of(
-                1, ranker_b, first, document, position, tie_start, tie_end, stamp, scratch, state
-            )
-        else:
-            document, p_b = _draw(
-                1,
-                ranker_b,
-                first,
-                n,
-                mass_b,
-                weights,
-                order,
-                tie_start,
-                tie_end,
-                stamp,
-                scratch,
-                state,
-            )
-            p_a = _position_of(
-                0, ranker_a, first, document, position, tie_start, tie_end, stamp, scratch, state
-            )
-        probability_a = weights[p_a] / mass_a
-        probability_b = weights[p_b] / mass_b
-        mass_a -= weights[p_a]
-        mass_b -= weights[p_b]
-        if redraw_credit_ties:
-            p_a = _position_of(
-                2, ranker_a, first, document, position, tie_start, tie_end, stamp, scratch, state
-            )
-            p_b = _position_of(
-                3, ranker_b, first, document, position, tie_start, tie_end, stamp, scratch, state
-            )
-            probability_a = weights[p_a] / credit_mass_a
-            probability_b = weights[p_b] / credit_mass_b
-            credit_mass_a -= weights[p_a]
-            credit_mass_b -= weights[p_b]
-        scratch[_REMOVED, document] = stamp
-        grade = labels[first + document]
-        if _uniform(state) < click[grade]:
-            credit_b[n_clicks] = probability_b / (probability_a + probability_b)
-            n_clicks += 1
-            if _uniform(state) < stop[grade]:
-                break
-    if n_clicks == 0:
-        return 0
-    difference = _credit_difference(credit_b, n_clicks, distribution)
-    if difference > TIE_TOLERANCE:
-        return -1
-    if difference < -TIE_TOLERANCE:
-        return 1
-    return 0
-
-
-@_kernel
-def _team_draft_duel(
-    ranker_a,
-    ranker_b,
-    first,
-    n,
-    order,
-    tie_start,
-    tie_end,
-    labels,
-    length,
-    click,
-    stop,
-    stamp,
-    scratch,
-    state,
-):
-    """One Team-Draft comparison with simulated clicks; returns +1, -1 or 0."""
-    next_a = 0
-    next_b = 0
-    picks_a = 0
-    picks_b = 0
-    clicks_a = 0
-    clicks_b = 0
-    for _ in range(min(length, n)):
-        a_picks = picks_a < picks_b or (picks_a == picks_b and _uniform(state) < 0.5)
-        if a_picks:
-            while True:
-                document = _doc_at(
-                    0, ranker_a, first, next_a, order, tie_start, tie_end, stamp, scratch, state
-                )
-                next_a += 1
-                if scratch[_REMOVED, document] != stamp:
-                    break
-            picks_a += 1
-        else:
-            while True:
-                document = _doc_at(
-                    1, ranker_b, first, next_b, order, tie_start, tie_end, stamp, scratch, state
-                )
-                next_b += 1
-                if scratch[_REMOVED, document] != stamp:
-                    break
-            picks_b += 1
-        scratch[_REMOVED, document] = stamp
-        grade = labels[first + document]
-        if _uniform(state) < click[grade]:
-            if a_picks:
-                clicks_a += 1
-            else:
-                clicks_b += 1
-            if _uniform(state) < stop[grade]:
-                break
-    if clicks_a > clicks_b:
-        return 1
-    if clicks_b > clicks_a:
-        return -1
-    return 0
-
-
-@_kernel
-def _duel(
-    method,
-    ranker_a,
-    ranker_b,
-    first,
-    n,
-    order,
-    position,
-    tie_start,
-    tie_end,
-    labels,
-    length,
-    click,
-    stop,
-    weights,
-    cumulative,
-    redraw_credit_ties,
-    stamp,
-    scratch,
-    credit_b,
-    distribution,
-    state,
-):
-    """One comparison of rankers ``ranker_a`` and ``ranker_b`` (rows of the
-    :class:`~cdbandits.letor.rankers.FeatureRankings` arrays) on the query whose documents
-    are global rows ``first .. first + n - 1``; returns +1 (A wins), -1 or 0. ``stamp``
-    must differ from that of every earlier comparison using the same ``scratch``."""
-    if method == 0:
-        return _probabilistic_duel(
-            ranker_a,
-            ranker_b,
-            first,
-            n,
-            order,
-            position,
-            tie_start,
-            tie_end,
-            labels,
-            length,
-            click,
-            stop,
-            weights,
-            cumulative,
-            redraw_credit_ties,
-            stamp,
-            scratch,
-            credit_b,
-            distribution,
-            state,
-        )
-    return _team_draft_duel(
-        ranker_a,
-        ranker_b,
-        first,
-        n,
-        order,
-        tie_start,
-        tie_end,
-        labels,
-        length,
-        click,
-        stop,
-        stamp,
-        scratch,
-        state,
-    )
-
-
-@_kernel
-def _run_duels(
-    method,
-    ranker_a,
-    ranker_b,
-    query,
-    n_duels,
-    offsets,
-    order,
-    position,
-    tie_start,
-    tie_end,
-    labels,
-    length,
-    click,
-    stop,
-    weights,
-    cumulative,
-    redraw_credit_ties,
-    scratch,
-    credit_b,
-    distribution,
-    state,
-    query_counts,
-    counts,
-):
-    """Add the outcomes of ``n_duels`` comparisons to ``counts`` (A wins, ties, B wins):
-    on query ``query``, or on queries drawn uniformly at random if ``query < 0``.
-
-    Random queries are drawn first and their comparisons then run query by query: the same
-    distribution, but a query's data stays in cache over its comparisons, which matters on
-    data sets much larger than the cache. ``query_counts`` (n_queries,) is work space;
-    ``scratch`` must be all zeros at the start.
-    """
-    n_queries = offsets.size - 1
-    if query >= 0:
-        lowest, highest = query, query + 1
-        query_counts[query] = n_duels
-    else:
-        lowest, highest = 0, n_queries
-        for chosen in range(n_queries):
-            query_counts[chosen] = 0
-        for _ in range(n_duels):
-            query_counts[_below(state, n_queries)] += 1
-    stamp = 0
-    for chosen in range(lowest, highest):
-        first = offsets[chosen]
-        n = offsets[chosen + 1] - first
-        for _ in range(query_counts[chosen]):
-            stamp += 1
-            outcome = _duel(
-                method,
-                ranker_a,
-                ranker_b,
-                first,
-                n,
-                order,
-                position,
-                tie_start,
-                tie_end,
-                labels,
-                length,
-                click,
-                stop,
-                weights,
-                cumulative,
-                redraw_credit_ties,
-                stamp,
-                scratch,
-                credit_b,
-                distribution,
-                state,
-            )
-            counts[1 - outcome] += 1
-
-
 def _check_method(method: str, credit_ties: str = "shared") -> int:
     if method not in METHODS:
         raise ValueError(f"unknown interleaving method {method!r}; use one of {sorted(METHODS)}")
@@ -550,7 +115,7 @@ def _check_method(method: str, credit_ties: str = "shared") -> int:
     return METHODS[method]
 
 
-def _tables_from_scores(scores_a: ArrayLike, scores_b: ArrayLike) -> tuple[NDArray, ...]:
+def _tables_from_scores(scores_a: ArrayLike, scores_b: ArrayLike) -> RankingTables:
     values = np.stack(
         [np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)]
     )
@@ -564,7 +129,7 @@ def _tables_from_scores(scores_a: ArrayLike, scores_b: ArrayLike) -> tuple[NDArr
     offsets = np.array([0, n], dtype=np.int64)
     for side in range(2):
         _sort_queries(values[side], offsets, *(table[side] for table in tables))
-    return tables
+    return RankingTables(*tables)
 
 
 def duel_outcome_counts(
@@ -613,23 +178,13 @@ def duel_outcome_counts(
     code = _check_method(method, credit_ties)
     grades = np.asarray(labels, dtype=np.int64)
     click_model.check_labels(grades)
-    order, position, tie_start, tie_end = _tables_from_scores(scores_a, scores_b)
-    if grades.shape != (order.shape[1],):
-        raise ValueError(f"labels have shape {grades.shape}; expected ({order.shape[1]},)")
+    tables = _tables_from_scores(scores_a, scores_b)
+    if grades.shape != (tables.order.shape[1],):
+        raise ValueError(f"labels have shape {grades.shape}; expected ({tables.order.shape[1]},)")
     weights, cumulative = rank_weights(grades.size, tau)
     counts = np.zeros(3, dtype=np.int64)
-    state = np.array([rng.integers(0, 2**63)], dtype=np.uint64)
-    _run_duels(
+    clicks = ClickSimulation(
         code,
-        0,
-        1,
-        0,
-        int(n_duels),
-        np.array([0, grades.size], dtype=np.int64),
-        order,
-        position,
-        tie_start,
-        tie_end,
         grades,
         int(length),
         click_model.click_array,
@@ -637,13 +192,11 @@ def duel_outcome_counts(
         weights,
         cumulative,
         CREDIT_TIES[credit_ties],
-        np.zeros((SCRATCH_ROWS, grades.size), dtype=np.int64),
-        np.empty(int(length) + 1),
-        np.empty(int(length) + 2),
-        state,
-        np.empty(1, dtype=np.int64),
-        counts,
     )
+    seed = np.uint64(rng.integers(0, 2**63))
+    work = new_workspace(grades.size, int(length), 1, seed)
+    offsets = np.array([0, grades.size], dtype=np.int64)
+    run_duels(0, 1, 0, int(n_duels), offsets, tables, clicks, work, counts)
     return counts
 
 
@@ -752,7 +305,7 @@ def probabilistic_credit(
     p_b = np.asarray(probability_b, dtype=np.float64)
     clicked = np.asarray(clicks, dtype=bool)
     credit_b = (p_b / (p_a + p_b))[clicked]
-    return float(_credit_difference(credit_b, credit_b.size, np.empty(credit_b.size + 2)))
+    return float(credit_difference(credit_b, credit_b.size, np.empty(credit_b.size + 2)))
 
 
 def team_draft_interleave(

@@ -52,15 +52,13 @@ from tqdm.auto import tqdm
 from ..files import atomic_path
 from ..preference import as_skew
 from .click_models import CascadeClickModel
+from .duel_kernels import CREDIT_TIES, ClickSimulation, RankingTables, new_workspace, run_duels
 from .interleave import (
-    CREDIT_TIES,
     DEFAULT_LIST_LENGTH,
     DEFAULT_TAU,
-    SCRATCH_ROWS,
     CreditTies,
     InterleaveMethod,
     _check_method,
-    _run_duels,
     rank_weights,
 )
 from .rankers import FeatureRankings, feature_rankings
@@ -82,58 +80,33 @@ _COMPARISONS_PER_UPDATE = 2_000_000
 
 @numba.njit(parallel=True, cache=True)
 def _simulate_pairs(
-    method,
     first_ranker,
     second_ranker,
     task_queries,
     n_duels,
     seeds,
     offsets,
-    order,
-    position,
-    tie_start,
-    tie_end,
-    labels,
-    length,
-    click,
-    stop,
-    weights,
-    cumulative,
-    redraw_credit_ties,
+    tables,
+    clicks,
     max_documents,
 ):
     """Run ``n_duels`` comparisons for each task; task ``k`` compares rankers
     ``first_ranker[k]`` and ``second_ranker[k]`` on query ``task_queries[k]``, or on a
-    uniformly random query for each comparison when that is -1."""
+    uniformly random query for each comparison when that is -1. ``max_documents`` is the
+    size of the largest query."""
     n_tasks = first_ranker.size
     counts = np.zeros((n_tasks, 3), dtype=np.int64)
     for task in numba.prange(n_tasks):
-        scratch = np.zeros((SCRATCH_ROWS, max_documents), dtype=np.int64)
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = seeds[task]
-        _run_duels(
-            method,
+        work = new_workspace(max_documents, clicks.length, offsets.size - 1, seeds[task])
+        run_duels(
             first_ranker[task],
             second_ranker[task],
             task_queries[task],
             n_duels,
             offsets,
-            order,
-            position,
-            tie_start,
-            tie_end,
-            labels,
-            length,
-            click,
-            stop,
-            weights,
-            cumulative,
-            redraw_credit_ties,
-            scratch,
-            np.empty(length + 1),
-            np.empty(length + 2),
-            state,
-            np.empty(offsets.size - 1, dtype=np.int64),
+            tables,
+            clicks,
+            work,
             counts[task],
         )
     return counts
@@ -172,6 +145,17 @@ def _run_tasks(
     max_documents = rankings.max_documents
     weights, cumulative = rank_weights(max_documents, tau)
     seeds = rng.integers(0, 2**63, size=first.size, dtype=np.int64).astype(np.uint64)
+    tables = RankingTables(rankings.order, rankings.position, rankings.tie_start, rankings.tie_end)
+    clicks = ClickSimulation(
+        code,
+        labels,
+        int(list_length),
+        click_model.click_array,
+        click_model.stop_array,
+        weights,
+        cumulative,
+        CREDIT_TIES[credit_ties],
+    )
     counts = np.zeros((first.size, 3), dtype=np.int64)
     batch = max(1, min(first.size, _COMPARISONS_PER_UPDATE // n_duels))
     previous_threads = numba.get_num_threads()
@@ -189,24 +173,14 @@ def _run_tasks(
             for start in range(0, first.size, batch):
                 stop = min(first.size, start + batch)
                 counts[start:stop] = _simulate_pairs(
-                    code,
                     first[start:stop],
                     second[start:stop],
                     task_queries[start:stop],
                     n_duels,
                     seeds[start:stop],
                     rankings.query_offsets,
-                    rankings.order,
-                    rankings.position,
-                    rankings.tie_start,
-                    rankings.tie_end,
-                    labels,
-                    int(list_length),
-                    click_model.click_array,
-                    click_model.stop_array,
-                    weights,
-                    cumulative,
-                    CREDIT_TIES[credit_ties],
+                    tables,
+                    clicks,
                     max_documents,
                 )
                 bar.update((stop - start) * n_duels)
