@@ -43,15 +43,16 @@ def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
 def reproducible_outputs(directory: Path) -> set[Path]:
     """The files under results/ that a run with the same config must reproduce byte for byte.
 
-    Left out: the logs, provenance.json (it records times and the command line: the one
-    output meant to differ) and the report (built by a separate command).
+    Left out: the logs, the rules' benchmark records (run times), provenance.json (it records
+    times and the command line: the one output meant to differ) and the report (built by a
+    separate command).
     """
     results = directory / "results"
     return {
         path.relative_to(directory)
         for path in results.rglob("*")
         if path.is_file()
-        and "logs" not in path.relative_to(results).parts
+        and path.relative_to(results).parts[0] not in {"logs", "benchmarks"}
         and path.relative_to(results) not in {Path("provenance.json"), Path("report.html")}
     }
 

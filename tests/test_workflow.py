@@ -168,3 +168,38 @@ def test_corrupt_mirror_file_is_reported_on_the_console(tmp_path, data_mirror):
     assert "fetch_data_file: MSLR_Informational_PMat.npz from the mirror" in output
     assert "the file is corrupt or not the pinned version" in output
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        (
+            {"letor": {"rankers": [0, 500]}},
+            "config key letor.rankers: feature columns [500] are outside 0..135",
+        ),
+        (
+            {"letor": {"per_query": {"rankers": [3, 136]}}},
+            "config key letor.per_query.rankers: feature columns [136] are outside 0..135",
+        ),
+        (
+            {"letor": {"validation": {"click_models": ["perfect"]}}},
+            "config key letor.validation.click_models lists 'perfect'",
+        ),
+    ],
+)
+def test_values_the_code_rejects_fail_when_the_workflow_starts(tmp_path, override, message):
+    overrides = tmp_path / "override.yaml"
+    overrides.write_text(json.dumps(override))
+    completed = snakemake(
+        "--dry-run",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        DEFAULT_CONFIG,
+        str(overrides),
+        check=False,
+    )
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0
+    assert message in output
+    assert len(output.splitlines()) < 10

@@ -26,6 +26,10 @@ from cdbandits.workflow.code_dependencies import source_files  # noqa: E402
 
 CONDA_ENV = "../../envs/cdbandits.yaml"
 
+# The result notebooks (each family's rules execute its own) and their report category.
+NOTEBOOKS = Path(workflow.basedir) / "notebooks"
+NOTEBOOK_CATEGORY = "Notebooks"
+
 
 def library(*modules):
     """Source files run by the named cdbandits modules (their imports followed), as inputs.

@@ -14,11 +14,6 @@ include: "letor_common.smk"
 LETOR_CATEGORY = "Matrices from learning-to-rank data"
 
 
-rule letor:
-    input:
-        letor_outputs(),
-
-
 rule unpack_letor_fold:
     input:
         archive=lambda wildcards: data_path(LETOR_ARCHIVES[wildcards.dataset]),
@@ -100,6 +95,8 @@ rule build_letor_matrix:
     wildcard_constraints:
         dataset=LETOR_DATASET_PATTERN,
         click_model=LETOR_MODEL_PATTERN,
+    benchmark:
+        "results/benchmarks/build_letor_matrix/{dataset}_{click_model}.tsv"
     log:
         "results/logs/build_letor_matrix/{dataset}_{click_model}.log",
     threads: LETOR["threads"]
@@ -137,6 +134,8 @@ rule build_letor_per_query:
     wildcard_constraints:
         dataset=LETOR_DATASET_PATTERN,
         click_model=LETOR_MODEL_PATTERN,
+    benchmark:
+        "results/benchmarks/build_letor_per_query/{dataset}_{click_model}.tsv"
     log:
         "results/logs/build_letor_per_query/{dataset}_{click_model}.log",
     threads: LETOR["threads"]
@@ -190,3 +189,68 @@ rule validate_letor_matrix:
         CONDA_ENV
     script:
         "../scripts/validate_letor_matrix.py"
+
+
+rule execute_letor_notebook:
+    input:
+        notebook=str(NOTEBOOKS / "mslr_pipeline_validation.ipynb"),
+        data_summaries=expand(rules.read_letor_dataset.output.summary, dataset=LETOR["datasets"]),
+        matrices=expand(
+            rules.build_letor_matrix.output.matrix,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["click_models"],
+        ),
+        matrix_summaries=expand(
+            rules.build_letor_matrix.output.summary,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["click_models"],
+        ),
+        per_query=expand(
+            rules.build_letor_per_query.output.matrices,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["per_query"]["click_models"],
+        ),
+        per_query_summaries=expand(
+            rules.build_letor_per_query.output.summary,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["per_query"]["click_models"],
+        ),
+        validation_tables=expand(
+            rules.validate_letor_matrix.output.table,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["validation"]["click_models"],
+        ),
+        validation_summaries=expand(
+            rules.validate_letor_matrix.output.summary,
+            dataset=LETOR["datasets"],
+            click_model=LETOR["validation"]["click_models"],
+        ),
+        validation_figures=expand(
+            rules.validate_letor_matrix.output.figure[0],
+            dataset=LETOR["datasets"],
+            click_model=LETOR["validation"]["click_models"],
+        ),
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
+    output:
+        notebook="results/notebooks/mslr_pipeline_validation.ipynb",
+        html=report(
+            "results/notebooks/mslr_pipeline_validation.html",
+            caption="../report/notebooks/mslr_pipeline_validation.rst",
+            category=NOTEBOOK_CATEGORY,
+        ),
+    log:
+        "results/logs/notebooks/mslr_pipeline_validation.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/execute_notebook.py"
+
+
+rule letor:
+    input:
+        letor_outputs(),
+        rules.execute_letor_notebook.output,

@@ -16,41 +16,6 @@ import mimetypes  # noqa: E402
 # Python's table lacks (the report would log a warning and call them text/plain).
 mimetypes.add_type("application/octet-stream", ".npz")
 
-NOTEBOOKS = Path(workflow.basedir) / "notebooks"
-NOTEBOOK_CATEGORY = "Notebooks"
-
-
-rule execute_examples_notebook:
-    input:
-        notebook=str(NOTEBOOKS / "examples_and_full_matrices.ipynb"),
-        five_arm="results/examples/five_arm.csv",
-        clone_copeland="results/examples/clone_copeland.csv",
-        examples_summary="results/examples/examples.json",
-        winners_table="results/winners/full_matrices.csv",
-        winners_details="results/winners/full_matrices.json",
-        matrices=[data_path(key) for key in config["winners"]["matrices"]],
-        library=library(
-            "workflow.notebooks", "paper_examples", "winners", "preference", "matrix_io", "files", "workflow.jobs"
-        ),
-    output:
-        notebook="results/notebooks/examples_and_full_matrices.ipynb",
-        html=report(
-            "results/notebooks/examples_and_full_matrices.html",
-            caption="../report/notebooks/examples_and_full_matrices.rst",
-            category=NOTEBOOK_CATEGORY,
-        ),
-    params:
-        matrix_names=config["winners"]["matrices"],
-    log:
-        "results/logs/notebooks/examples_and_full_matrices.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/execute_notebook.py"
 
 
 rule execute_appendix_notebook:
@@ -81,65 +46,6 @@ rule execute_appendix_notebook:
         paper_click_model=APPENDIX["paper_click_model"],
     log:
         "results/logs/notebooks/appendix_statistics.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/execute_notebook.py"
-
-
-rule execute_letor_notebook:
-    input:
-        notebook=str(NOTEBOOKS / "mslr_pipeline_validation.ipynb"),
-        data_summaries=expand("results/letor/data/{dataset}.json", dataset=LETOR["datasets"]),
-        matrices=expand(
-            "results/letor/matrices/{dataset}_{click_model}.npz",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["click_models"],
-        ),
-        matrix_summaries=expand(
-            "results/letor/matrices/{dataset}_{click_model}.json",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["click_models"],
-        ),
-        per_query=expand(
-            "results/letor/per_query/{dataset}_{click_model}.npz",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["per_query"]["click_models"],
-        ),
-        per_query_summaries=expand(
-            "results/letor/per_query/{dataset}_{click_model}.json",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["per_query"]["click_models"],
-        ),
-        validation_tables=expand(
-            "results/letor/validation/{dataset}_{click_model}.csv",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["validation"]["click_models"],
-        ),
-        validation_summaries=expand(
-            "results/letor/validation/{dataset}_{click_model}.json",
-            dataset=LETOR["datasets"],
-            click_model=LETOR["validation"]["click_models"],
-        ),
-        validation_figures=[
-            figure_paths("letor/validation", f"{dataset}_{click_model}")[0]
-            for dataset in LETOR["datasets"]
-            for click_model in LETOR["validation"]["click_models"]
-        ],
-        library=library("workflow.notebooks", "files", "workflow.jobs"),
-    output:
-        notebook="results/notebooks/mslr_pipeline_validation.ipynb",
-        html=report(
-            "results/notebooks/mslr_pipeline_validation.html",
-            caption="../report/notebooks/mslr_pipeline_validation.rst",
-            category=NOTEBOOK_CATEGORY,
-        ),
-    log:
-        "results/logs/notebooks/mslr_pipeline_validation.log",
     threads: 1
     resources:
         mem_mb=2000,

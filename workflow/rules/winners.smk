@@ -64,3 +64,49 @@ rule compute_full_matrix_winners:
         CONDA_ENV
     script:
         "../scripts/compute_winners.py"
+
+
+rule execute_examples_notebook:
+    input:
+        notebook=str(NOTEBOOKS / "examples_and_full_matrices.ipynb"),
+        five_arm=rules.tabulate_paper_examples.output.five_arm,
+        clone_copeland=rules.tabulate_paper_examples.output.clone,
+        examples_summary=rules.tabulate_paper_examples.output.summary,
+        winners_table=rules.compute_full_matrix_winners.output.table,
+        winners_details=rules.compute_full_matrix_winners.output.details,
+        matrices=rules.compute_full_matrix_winners.input.matrices,
+        library=library(
+            "workflow.notebooks",
+            "paper_examples",
+            "winners",
+            "preference",
+            "matrix_io",
+            "files",
+            "workflow.jobs",
+        ),
+    output:
+        notebook="results/notebooks/examples_and_full_matrices.ipynb",
+        html=report(
+            "results/notebooks/examples_and_full_matrices.html",
+            caption="../report/notebooks/examples_and_full_matrices.rst",
+            category=NOTEBOOK_CATEGORY,
+        ),
+    params:
+        matrix_names=config["winners"]["matrices"],
+    log:
+        "results/logs/notebooks/examples_and_full_matrices.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/execute_notebook.py"
+
+
+rule winners:
+    input:
+        rules.tabulate_paper_examples.output,
+        rules.compute_full_matrix_winners.output,
+        rules.execute_examples_notebook.output,
