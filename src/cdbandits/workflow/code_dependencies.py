@@ -13,7 +13,7 @@ from pathlib import Path
 
 __all__ = ["source_files"]
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _module_file(root: Path, dotted: str) -> Path:
