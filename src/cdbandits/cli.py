@@ -2,27 +2,51 @@
 
 Prints every winner notion of a preference matrix stored in a file (see
 :mod:`cdbandits.matrix_io` for the formats). Arms are 0-based. Exit status 0 on success,
-2 for unreadable or invalid input, 3 when the LP fails or cannot be certified.
+2 for invalid arguments or input (the message names the file and the line or entry), 3 when
+the LP fails or its answer cannot be certified.
+
+The module imports only the standard library at the top; everything else is imported by
+the command that needs it, so ``cdbandits --help`` and argument errors stay fast.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .matrix_io import MatrixFileError, load_matrix
-from .preference import SYMMETRY_TOL, PreferenceMatrixError, as_skew, detect_convention
-from .winners import COPELAND_VARIANTS, CertificationError, SolverError, all_winners
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["main"]
 
+#: Exit status of invalid arguments or input (argparse uses it for its own errors too).
+EXIT_INVALID_INPUT = 2
+#: Exit status of an LP that fails or cannot be certified.
+EXIT_SOLVER_FAILURE = 3
+
+
+def _tolerance(text: str) -> float:
+    """argparse type of ``--tol``: the library's own check, so both accept the same values."""
+    from .preference import check_tolerance
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    try:
+        return check_tolerance(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
 
 def _parser() -> argparse.ArgumentParser:
+    from .preference import SYMMETRY_TOL
+
     parser = argparse.ArgumentParser(
         prog="cdbandits", description="Contextual dueling bandits: von Neumann winners and more."
     )
@@ -32,8 +56,9 @@ def _parser() -> argparse.ArgumentParser:
         help="winners of a preference matrix in a file",
         description=(
             "Condorcet, Copeland (three variants), Borda, random-walk and certified von "
-            "Neumann winners of a preference matrix. Formats: .csv, whitespace text, .npy, "
-            ".npz. Arms are 0-based."
+            "Neumann winners of a preference matrix. Formats: .npy, .npz, and text (.csv, "
+            ".txt, ...; entries separated by ';', ',' or whitespace). Arms are 0-based. "
+            "Exit status 0 on success, 2 for invalid input, 3 when the LP fails."
         ),
     )
     winners.add_argument("path", help="matrix file")
@@ -51,11 +76,44 @@ def _parser() -> argparse.ArgumentParser:
     )
     winners.add_argument(
         "--tol",
-        type=float,
+        type=_tolerance,
         default=SYMMETRY_TOL,
-        help=f"tolerance of the convention checks (default {SYMMETRY_TOL:g})",
+        help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
     )
     return parser
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """Exceptions of an input mode that mean invalid input (exit 2, message names the file)."""
+    from .matrix_io import MatrixFileError
+
+    return (MatrixFileError,)
+
+
+def _read_input(arguments: argparse.Namespace) -> tuple[NDArray[np.float64], str]:
+    """The validated skew-form matrix of the command's input, and its convention.
+
+    Every input mode is one branch here (the matrix file is the only one so far); a mode
+    raises one of :func:`_input_errors` with a message naming the file and the line or
+    entry, and returns a matrix that :func:`cdbandits.preference.as_skew` has validated.
+    """
+    return _read_matrix_file(arguments.path, arguments.key, arguments.convention, arguments.tol)
+
+
+def _read_matrix_file(
+    path: str, key: str | None, convention: str, tol: float
+) -> tuple[NDArray[np.float64], str]:
+    """Input mode: a preference matrix stored in a file (:mod:`cdbandits.matrix_io`)."""
+    from .matrix_io import MatrixFileError, load_matrix
+    from .preference import PreferenceMatrixError, as_skew, detect_convention
+
+    matrix = load_matrix(path, key=key)
+    try:
+        if convention == "auto":
+            convention = detect_convention(matrix, tol)
+        return as_skew(matrix, convention, tol), convention
+    except PreferenceMatrixError as error:
+        raise MatrixFileError(f"{path}: {error}") from None
 
 
 @contextmanager
@@ -73,6 +131,8 @@ def _stdout_to_stderr() -> Iterator[None]:
 
 
 def _format_text(result: dict[str, Any], path: str) -> str:
+    from .winners import COPELAND_VARIANTS
+
     def arms(values: Sequence[int]) -> str:
         return ", ".join(str(arm) for arm in values) or "none"
 
@@ -101,22 +161,22 @@ def _format_text(result: dict[str, Any], path: str) -> str:
 
 def _winners(arguments: argparse.Namespace) -> int:
     try:
-        matrix = load_matrix(arguments.path, key=arguments.key)
-        convention = arguments.convention
-        if convention == "auto":
-            convention = detect_convention(matrix, arguments.tol)
-        P = as_skew(matrix, convention, arguments.tol)
-    except (OSError, MatrixFileError, PreferenceMatrixError) as error:
+        P, convention = _read_input(arguments)
+    except _input_errors() as error:
         print(f"cdbandits winners: {error}", file=sys.stderr)
-        return 2
+        return EXIT_INVALID_INPUT
+    from .winners import CertificationError, SolverError, all_winners
+
     try:
         with _stdout_to_stderr():
             result = all_winners(P, solver=arguments.solver)
     except (SolverError, CertificationError) as error:
         print(f"cdbandits winners: {error}", file=sys.stderr)
-        return 3
+        return EXIT_SOLVER_FAILURE
     result = {"convention": convention, **result}
     if arguments.json:
+        import json
+
         print(json.dumps(result, indent=2))
     else:
         print(_format_text(result, arguments.path))
@@ -124,7 +184,10 @@ def _winners(arguments: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cdbandits`` command; returns the exit status."""
+    """Entry point of the ``cdbandits`` command; returns the exit status.
+
+    Invalid arguments make argparse exit with status 2 (:class:`SystemExit`).
+    """
     arguments = _parser().parse_args(argv)
     if arguments.command == "winners":
         return _winners(arguments)
