@@ -34,16 +34,20 @@ def assert_tsallis_stationary(q, losses, learning_rate):
 @given(
     st.lists(st.floats(0.0, 500.0), min_size=2, max_size=40),
     st.integers(1, 10**6),
+    st.floats(-2000.0, 500.0),
 )
-def test_newton_and_brent_find_the_same_distribution(losses, t):
+def test_newton_and_brent_find_the_same_distribution(losses, t, previous):
     losses = np.array(losses)
     learning_rate = 2.0 / math.sqrt(t)
     reference = tsallis_probabilities(losses, learning_rate)
     assert_tsallis_stationary(reference, losses, learning_rate)
-    compiled = np.empty(losses.size)
-    _tsallis_probabilities_newton(losses, learning_rate, compiled)
-    np.testing.assert_allclose(compiled, reference, rtol=1e-9, atol=1e-15)
-    np.testing.assert_array_equal(_tsallis_probabilities_by_newton(losses, learning_rate), compiled)
+    for start in (-np.inf, previous):  # cold, and warm from any previous normaliser
+        compiled = np.empty(losses.size)
+        normaliser = _tsallis_probabilities_newton(losses, learning_rate, start, compiled)
+        np.testing.assert_allclose(compiled, reference, rtol=1e-9, atol=1e-15)
+        probabilities, same = _tsallis_probabilities_by_newton(losses, learning_rate, start)
+        np.testing.assert_array_equal(probabilities, compiled)
+        assert same == normaliser
 
 
 def test_first_rounds_by_hand():

@@ -26,11 +26,14 @@ regret against the von Neumann winner, rd1 in hindsight, Condorcet and Copeland 
 :data:`~cdbandits.karmed.published.PUBLISHED_RESULTS` lists what the papers report on the
 data this project holds.
 
-**Notes on sources.** The algorithm boxes of RUCB, CCB, RMED1 and D-TS were followed as
-published (their details checked against the authors' public code where available). For
-MergeRUCB, MergeDTS and Versatile-DB only the abstracts were readable with the tools at
-hand; their modules follow the papers' descriptions and the authors' public code, and say
-in their docstrings which details are this implementation's choices.
+**Notes on sources.** The search tools available when this package was written returned
+the papers' abstracts but not their algorithm boxes. The algorithms were written from the
+papers as their authors describe them and cross-checked against the authors' public code
+where it exists (H. Wu's code for RUCB, CCB and D-TS; J. Komiyama's for RUCB and RMED; C.
+Li's for MergeRUCB, MergeDTS, Self-Sparring and Sparring EXP3). Every module's docstring
+lists the details that are this implementation's choices; algorithm numbers and default
+parameters of MergeRUCB, MergeDTS, Self-Sparring, Sparring EXP3 and Versatile-DB in
+particular should be checked against the PDFs.
 """
 
 from .base import DuelingBanditAlgorithm

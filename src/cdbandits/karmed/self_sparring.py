@@ -1,7 +1,7 @@
 """Independent Self-Sparring with Beta-Bernoulli Thompson sampling, two arms per round.
 
 Sui, Zhuang, Burdick and Yue, "Multi-dueling Bandits with Dependent Arms", UAI 2017,
-Independent Self-Sparring (Algorithm 2) with ``m = 2``.
+Independent Self-Sparring (Algorithm 1) with ``m = 2``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ __all__ = ["SelfSparring"]
 
 
 class SelfSparring(DuelingBanditAlgorithm):
-    """Independent Self-Sparring (Sui et al., UAI 2017, Algorithm 2), two arms per round.
+    """Independent Self-Sparring (Sui et al., UAI 2017, Algorithm 1), two arms per round.
 
     Every arm ``i`` has a Beta posterior ``Beta(S_i + prior, F_i + prior)`` of its chance
     to win a duel. Each round draws one sample per arm, ``a`` = its argmax, then a second,

@@ -1,9 +1,9 @@
 """Sparring with two EXP3 learners, and EXP3 itself.
 
 Ailon, Karnin and Joachims, "Reducing Dueling Bandits to Cardinal Bandits", ICML 2014: the
-Sparring reduction (Algorithm 2), with EXP3 (Auer, Cesa-Bianchi, Freund and Schapire, "The
-Nonstochastic Multiarmed Bandit Problem", SIAM J. Computing 2002, Algorithm Exp3) as the
-two cardinal bandit learners.
+Sparring reduction (Algorithm 3, after Doubler and MultiSBM), with EXP3 (Auer, Cesa-Bianchi,
+Freund and Schapire, "The Nonstochastic Multiarmed Bandit Problem", SIAM J. Computing 2002,
+Algorithm Exp3) as the two cardinal bandit learners.
 
 **EXP3** with ``K`` arms: ``p_i = (1 - gamma) w_i / sum_j w_j + gamma / K``; after drawing
 arm ``i`` and seeing reward ``r in [0, 1]``, ``w_i *= exp(gamma (r / p_i) / K)`` (kept as
@@ -124,7 +124,7 @@ def exp3_update(
 
 
 class SparringExp3(DuelingBanditAlgorithm):
-    """Sparring EXP3 (Ailon, Karnin and Joachims, ICML 2014, Algorithm 2 with EXP3).
+    """Sparring EXP3 (Ailon, Karnin and Joachims, ICML 2014, Algorithm 3 with EXP3).
 
     Two independent EXP3 learners, "row" and "column", each choose an arm; the row learner
     is rewarded 1 if its arm wins the duel and the column learner 1 if its arm wins (0

@@ -1,9 +1,9 @@
 """Versatile-DB: the dueling-to-multi-armed reduction run with Tsallis-INF.
 
 Saha and Gaillard, "Versatile Dueling Bandits: Best-of-both-World Analyses for Online
-Learning from Preferences", ICML 2022 (Versatile-DB), with Tsallis-INF of Zimmert and
-Seldin, "Tsallis-INF: An Optimal Algorithm for Stochastic and Adversarial Bandits", JMLR
-2021 (Algorithm 1, ``alpha = 1/2``) as the multi-armed learner.
+Learning from Preferences", ICML 2022 (Versatile-DB, Algorithm 3), with Tsallis-INF of
+Zimmert and Seldin, "Tsallis-INF: An Optimal Algorithm for Stochastic and Adversarial
+Bandits", JMLR 2021 (Algorithm 1, ``alpha = 1/2``) as the multi-armed learner.
 """
 
 from __future__ import annotations
@@ -52,9 +52,13 @@ def tsallis_probabilities(losses: NDArray[np.float64], learning_rate: float) -> 
 
 
 def _tsallis_probabilities_by_newton(
-    losses: NDArray[np.float64], learning_rate: float
-) -> NDArray[np.float64]:
-    """The kernel's Newton iteration for ``q``, in NumPy (sums taken left to right).
+    losses: NDArray[np.float64], learning_rate: float, previous: float
+) -> tuple[NDArray[np.float64], float]:
+    """The kernel's Newton iteration for ``q`` and ``x``, in NumPy (sums left to right).
+
+    Newton's method on the convex, increasing ``sum(q(x)) - 1`` converges monotonically
+    from any ``x`` right of the root; it starts from ``previous`` (last round's ``x``) when
+    that is such a point closer to the root than ``min(L) - 2 / eta``, else from the latter.
 
     The reduction's dynamics amplify rounding differences (a ``1e-16`` change of ``q``
     grows tenfold every hundred rounds or so), so the NumPy path repeats the kernel's
@@ -62,6 +66,10 @@ def _tsallis_probabilities_by_newton(
     check of the root.
     """
     normaliser = losses.min() - 2.0 / learning_rate
+    if previous < normaliser:
+        gap = learning_rate * (losses - previous)
+        if np.cumsum(4.0 / (gap * gap))[-1] - 1.0 >= 0.0:
+            normaliser = previous
     for _ in range(200):
         gap = learning_rate * (losses - normaliser)
         total = np.cumsum(4.0 / (gap * gap))[-1]
@@ -71,11 +79,11 @@ def _tsallis_probabilities_by_newton(
         normaliser -= (total - 1.0) / slope
     gap = learning_rate * (losses - normaliser)
     probabilities = 4.0 / (gap * gap)
-    return probabilities / np.cumsum(probabilities)[-1]
+    return probabilities / np.cumsum(probabilities)[-1], normaliser
 
 
 class VersatileDB(DuelingBanditAlgorithm):
-    """Versatile-DB (Saha and Gaillard, ICML 2022).
+    """Versatile-DB (Saha and Gaillard, ICML 2022, Algorithm 3).
 
     The reduction keeps one multi-armed learner over the ``K`` arms. Each round it computes
     the learner's distribution ``q_t``, draws the two arms ``x_t, y_t`` independently from
@@ -92,10 +100,10 @@ class VersatileDB(DuelingBanditAlgorithm):
     Choices this implementation makes (the algorithm box was not available to us; see the
     package notes): ``eta_t = 2 / sqrt(t)``, Zimmert and Seldin's tuning for the
     importance-weighted estimator (their Theorem 1); ``x_t`` is drawn before ``y_t``, each
-    by inverse CDF at one uniform; the kernel finds the normaliser ``x`` by Newton's method
-    from the right end of the bracket (monotone convergence; stop at ``|sum(q) - 1| <
-    1e-13``); the NumPy implementation repeats that iteration with NumPy arrays, and
-    :func:`tsallis_probabilities` checks its root by Brent's method.
+    by inverse CDF at one uniform; the normaliser ``x`` is found by Newton's method from the
+    right of the root (monotone convergence; stop at ``|sum(q) - 1| < 1e-13``), started
+    from the previous round's ``x`` when possible, by both implementations alike;
+    :func:`tsallis_probabilities` checks the root by Brent's method.
 
     Parameters
     ----------
@@ -110,6 +118,9 @@ class VersatileDB(DuelingBanditAlgorithm):
         The estimated cumulative losses ``L``.
     probabilities_ : ndarray of float64, shape (K,)
         ``q_t`` of the last round selected.
+    normaliser_ : float
+        Its ``x`` (``-inf`` before the first round); the next round's Newton iteration
+        starts there when that is right of the new root.
     """
 
     name = "versatile_db"
@@ -123,10 +134,13 @@ class VersatileDB(DuelingBanditAlgorithm):
     def _start(self) -> None:
         self.losses_ = np.zeros(self.n_arms_)
         self.probabilities_ = np.full(self.n_arms_, 1.0 / self.n_arms_)
+        self.normaliser_ = -np.inf
 
     def _select(self, t: int) -> tuple[int, int]:
         learning_rate = self.learning_rate_scale / math.sqrt(t)
-        self.probabilities_ = _tsallis_probabilities_by_newton(self.losses_, learning_rate)
+        self.probabilities_, self.normaliser_ = _tsallis_probabilities_by_newton(
+            self.losses_, learning_rate, self.normaliser_
+        )
         first = draw_arm(self.probabilities_, self.rng_.random())
         return first, draw_arm(self.probabilities_, self.rng_.random())
 
@@ -146,9 +160,10 @@ class VersatileDB(DuelingBanditAlgorithm):
         arm_counts: NDArray[np.int64],
         duels: NDArray[np.int64],
     ) -> None:
-        _versatile_rounds(
+        self.normaliser_ = _versatile_rounds(
             self.losses_,
             self.probabilities_,
+            self.normaliser_,
             self.learning_rate_scale,
             self.symmetric,
             self.round_,
@@ -162,11 +177,25 @@ class VersatileDB(DuelingBanditAlgorithm):
 
 
 @numba.njit(cache=True)
+def _excess(losses: NDArray[np.float64], learning_rate: float, normaliser: float) -> float:
+    total = 0.0
+    for arm in range(losses.size):
+        gap = learning_rate * (losses[arm] - normaliser)
+        total += 4.0 / (gap * gap)
+    return total - 1.0
+
+
+@numba.njit(cache=True)
 def _tsallis_probabilities_newton(
-    losses: NDArray[np.float64], learning_rate: float, probabilities: NDArray[np.float64]
-) -> None:
-    smallest = losses.min()
-    x = smallest - 2.0 / learning_rate
+    losses: NDArray[np.float64],
+    learning_rate: float,
+    previous: float,
+    probabilities: NDArray[np.float64],
+) -> float:
+    """:func:`_tsallis_probabilities_by_newton` compiled; writes ``q``, returns ``x``."""
+    x = losses.min() - 2.0 / learning_rate
+    if previous < x and _excess(losses, learning_rate, previous) >= 0.0:
+        x = previous
     for _ in range(200):
         total = 0.0
         slope = 0.0
@@ -184,12 +213,14 @@ def _tsallis_probabilities_newton(
         total += probabilities[arm]
     for arm in range(losses.size):
         probabilities[arm] /= total
+    return x
 
 
 @numba.njit(cache=True)
 def _versatile_rounds(
     losses: NDArray[np.float64],
     probabilities: NDArray[np.float64],
+    normaliser: float,
     learning_rate_scale: float,
     symmetric: bool,
     start_round: int,
@@ -199,10 +230,10 @@ def _versatile_rounds(
     environment_rng: np.random.Generator,
     arm_counts: NDArray[np.int64],
     duels: NDArray[np.int64],
-) -> None:
+) -> float:
     for step in range(n_rounds):
         learning_rate = learning_rate_scale / math.sqrt(start_round + step + 1)
-        _tsallis_probabilities_newton(losses, learning_rate, probabilities)
+        normaliser = _tsallis_probabilities_newton(losses, learning_rate, normaliser, probabilities)
         a = draw_arm_compiled(probabilities, rng.random())
         b = draw_arm_compiled(probabilities, rng.random())
         outcome = play_duel(environment_rng, win_probability, step, a, b, arm_counts, duels)
@@ -211,3 +242,4 @@ def _versatile_rounds(
             losses[b] += outcome / (2.0 * probabilities[b])
         else:
             losses[a] += (1 - outcome) / probabilities[a]
+    return normaliser
