@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -198,13 +199,17 @@ class DuelingBanditAlgorithm(ABC):
         record = np.empty((0, 3), dtype=np.int64) if duels is None else duels
         if duels is not None and duels.shape != (n_rounds, 3):
             raise ValueError(f"duels must have shape ({n_rounds}, 3); got {duels.shape}")
-        self._run_kernel(
+        result = self._kernel(
+            *self._kernel_state(),
+            self.round_,
+            int(n_rounds),
+            self.rng_,
             np.ascontiguousarray(win_probability, dtype=np.float64),
             environment_rng,
-            int(n_rounds),
             arm_counts,
             record,
         )
+        self._kernel_result(result)
         self.round_ += int(n_rounds)
 
     def _check_started(self) -> None:
@@ -230,16 +235,24 @@ class DuelingBanditAlgorithm(ABC):
     def _update(self, t: int, a: int, b: int, outcome: int) -> None:
         """Learn from round ``t``'s duel, NumPy implementation."""
 
+    #: The numba kernel that plays rounds: ``_kernel(*self._kernel_state(), start_round,
+    #: n_rounds, rng, win_probability, environment_rng, arm_counts, duels)`` plays rounds
+    #: ``start_round + 1 ... start_round + n_rounds``, updating the state arrays in place and
+    #: returning the new values of the scalar state (see :meth:`_kernel_result`).
+    _kernel: ClassVar[Callable[..., Any]]
+
     @abstractmethod
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        """Play rounds ``round_ + 1 ... round_ + n_rounds`` in numba, updating the state."""
+    def _kernel_state(self) -> tuple[Any, ...]:
+        """The kernel's leading arguments: the learned state and the hyper-parameters."""
+
+    def _kernel_result(self, result: Any) -> None:
+        """Store what the kernel returns (scalar state it cannot update in place).
+
+        Kernels that update everything in place return None, which is all the default
+        accepts.
+        """
+        if result is not None:
+            raise TypeError(f"{type(self).__name__}: unexpected kernel result {result!r}")
 
     def __repr__(self) -> str:
         parameters = ", ".join(

@@ -25,24 +25,28 @@ Choices made here where the papers' text was not available to us (see the packag
 the initial split, the order of elimination and the deterministic tie order of the stage
 merge (the authors' public code shuffles and eliminates one random dominated arm at a
 time). The bookkeeping functions are compiled once and called by both implementations of
-each algorithm; the pair each algorithm chooses inside the batch is written twice.
+each algorithm; the pair each algorithm chooses inside the batch is written twice (NumPy in
+its module, compiled here, where :func:`merge_rounds` plays the rounds of both).
 """
 
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import DuelingBanditAlgorithm, check_integer, check_positive
-from .confidence import confidence_bounds, upper_bound
+from .base import DuelingBanditAlgorithm, check_integer, check_positive, pick_compiled, play_duel
+from .confidence import confidence_bounds, random_argmax_compiled, upper_bound
 
 __all__ = [
     "BatchedAlgorithm",
+    "after_duel",
     "initial_batches",
     "merge_into_next",
+    "merge_rounds",
     "merge_stage",
     "prepare_batch_compiled",
     "time_offset",
@@ -180,6 +184,113 @@ def prepare_batch_compiled(
             return n_batches, current, n_members
 
 
+@numba.njit(cache=True)
+def _ucb_pair(
+    wins: NDArray[np.int64],
+    members: NDArray[np.int64],
+    n_members: int,
+    log_term: float,
+    alpha: float,
+    rng: np.random.Generator,
+    scratch: NDArray[np.int64],
+    values: NDArray[np.float64],
+    others: NDArray[np.int64],
+) -> tuple[int, int]:
+    """MergeRUCB's pair: ``c`` uniform in the batch, ``d = argmax_{j != c} u_jc``."""
+    c = members[pick_compiled(rng, n_members)]
+    n_others = 0
+    for m in range(n_members):
+        j = members[m]
+        if j != c:
+            values[j] = upper_bound(wins[j, c], wins[c, j], log_term, alpha)
+            others[n_others] = j
+            n_others += 1
+    return c, random_argmax_compiled(values, others, n_others, rng, -1, scratch)
+
+
+@numba.njit(cache=True)
+def _thompson_pair(
+    wins: NDArray[np.int64],
+    members: NDArray[np.int64],
+    n_members: int,
+    rng: np.random.Generator,
+    scratch: NDArray[np.int64],
+    values: NDArray[np.float64],
+    others: NDArray[np.int64],
+    theta: NDArray[np.float64],
+) -> tuple[int, int]:
+    """MergeDTS's pair: the sampled tournament's winner and its strongest sampled challenger."""
+    for p in range(n_members):
+        for q in range(p + 1, n_members):
+            theta[p, q] = rng.beta(
+                wins[members[p], members[q]] + 1, wins[members[q], members[p]] + 1
+            )
+            theta[q, p] = 1.0 - theta[p, q]
+    for p in range(n_members):
+        count = 0
+        for q in range(n_members):
+            if q != p and theta[p, q] > 0.5:
+                count += 1
+        values[p] = count
+        others[p] = p
+    champion = random_argmax_compiled(values, others, n_members, rng, -1, scratch)
+    c = members[champion]
+    n_others = 0
+    for p in range(n_members):
+        if p != champion:
+            values[p] = rng.beta(wins[members[p], c] + 1, wins[c, members[p]] + 1)
+            others[n_others] = p
+            n_others += 1
+    return c, members[random_argmax_compiled(values, others, n_others, rng, -1, scratch)]
+
+
+@numba.njit(cache=True)
+def merge_rounds(
+    wins: NDArray[np.int64],
+    batch: NDArray[np.int64],
+    n_batches: int,
+    stage: int,
+    alpha: float,
+    partition_size: int,
+    offset: float,
+    thompson: bool,
+    start_round: int,
+    n_rounds: int,
+    rng: np.random.Generator,
+    win_probability: NDArray[np.float64],
+    environment_rng: np.random.Generator,
+    arm_counts: NDArray[np.int64],
+    duels: NDArray[np.int64],
+) -> tuple[int, int]:
+    """The rounds of MergeDTS (``thompson``) or MergeRUCB; return ``(n_batches, stage)``."""
+    k = wins.shape[0]
+    members = np.empty(k, dtype=np.int64)
+    others = np.empty(k, dtype=np.int64)
+    scratch = np.empty(k, dtype=np.int64)
+    values = np.zeros(k)
+    theta = np.empty((k, k))
+    for step in range(n_rounds):
+        t = start_round + step + 1
+        log_term = math.log(t + offset)
+        n_batches, _, n_members = prepare_batch_compiled(
+            wins, batch, n_batches, (t - 1) % n_batches, log_term, alpha, members
+        )
+        if n_members == 1:
+            c = members[0]
+            d = c
+        elif thompson:
+            c, d = _thompson_pair(wins, members, n_members, rng, scratch, values, others, theta)
+        else:
+            c, d = _ucb_pair(
+                wins, members, n_members, log_term, alpha, rng, scratch, values, others
+            )
+        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        wins[c, d] += outcome
+        wins[d, c] += 1 - outcome
+        n_batches, stage = after_duel(batch, n_batches, stage, partition_size)
+    return n_batches, stage
+
+
 class BatchedAlgorithm(DuelingBanditAlgorithm):
     """Shared state and bookkeeping of MergeRUCB and MergeDTS (module docstring).
 
@@ -259,3 +370,25 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
         self.n_batches_, self.stage_ = after_duel(
             self.batch_, self.n_batches_, self.stage_, self.partition_size
         )
+
+    #: Whether the pair is chosen by Thompson sampling (MergeDTS) or by UCB (MergeRUCB).
+    _thompson: ClassVar[bool]
+
+    @staticmethod
+    def _kernel(*arguments):
+        return merge_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (
+            self.wins_,
+            self.batch_,
+            self.n_batches_,
+            self.stage_,
+            self.alpha,
+            self.partition_size,
+            self.time_offset_,
+            self._thompson,
+        )
+
+    def _kernel_result(self, result) -> None:
+        self.n_batches_, self.stage_ = result

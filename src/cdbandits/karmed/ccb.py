@@ -149,28 +149,15 @@ class CCB(DuelingBanditAlgorithm):
         self.wins_[a, b] += outcome
         self.wins_[b, a] += 1 - outcome
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        self.max_losses_ = _ccb_rounds(
-            self.wins_,
-            self.candidates_,
-            self.challengers_,
-            self.max_losses_,
-            self.alpha,
-            self.round_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
-        )
+    @staticmethod
+    def _kernel(*arguments):
+        return _ccb_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (self.wins_, self.candidates_, self.challengers_, self.max_losses_, self.alpha)
+
+    def _kernel_result(self, result) -> None:
+        self.max_losses_ = result
 
 
 def _random_subset(members: NDArray[np.int64], size: int, rng: np.random.Generator):

@@ -158,26 +158,12 @@ class DoubleThompsonSampling(DuelingBanditAlgorithm):
         self.wins_[a, b] += outcome
         self.wins_[b, a] += 1 - outcome
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        _dts_rounds(
-            self.wins_,
-            self.beta_tails_,
-            self.alpha,
-            self.round_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
-        )
+    @staticmethod
+    def _kernel(*arguments):
+        return _dts_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (self.wins_, self.beta_tails_, self.alpha)
 
 
 @numba.njit(cache=True)

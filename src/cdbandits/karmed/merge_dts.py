@@ -6,15 +6,10 @@ Evaluation", ACM TOIS 38(4), 2020, Algorithm 1.
 
 from __future__ import annotations
 
-import math
-
-import numba
 import numpy as np
-from numpy.typing import NDArray
 
-from .base import play_duel
-from .batches import BatchedAlgorithm, after_duel, prepare_batch_compiled
-from .confidence import random_argmax, random_argmax_compiled
+from .batches import BatchedAlgorithm
+from .confidence import random_argmax
 
 __all__ = ["MergeDTS"]
 
@@ -58,6 +53,7 @@ class MergeDTS(BatchedAlgorithm):
     """
 
     name = "merge_dts"
+    _thompson = True
 
     def __init__(
         self,
@@ -87,91 +83,3 @@ class MergeDTS(BatchedAlgorithm):
         theta2 = np.zeros(size)
         theta2[others] = rng.beta(wins[members[others], c] + 1, wins[c, members[others]] + 1)
         return int(c), int(members[random_argmax(theta2, others, rng)])
-
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        self.n_batches_, self.stage_ = _merge_dts_rounds(
-            self.wins_,
-            self.batch_,
-            self.n_batches_,
-            self.stage_,
-            self.alpha,
-            self.partition_size,
-            self.time_offset_,
-            self.round_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
-        )
-
-
-@numba.njit(cache=True)
-def _merge_dts_rounds(
-    wins: NDArray[np.int64],
-    batch: NDArray[np.int64],
-    n_batches: int,
-    stage: int,
-    alpha: float,
-    partition_size: int,
-    offset: float,
-    start_round: int,
-    n_rounds: int,
-    rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
-) -> tuple[int, int]:
-    k = wins.shape[0]
-    members = np.empty(k, dtype=np.int64)
-    positions = np.empty(k, dtype=np.int64)
-    theta = np.empty((k, k))
-    values = np.zeros(k)
-    scratch = np.empty(k, dtype=np.int64)
-    for step in range(n_rounds):
-        t = start_round + step + 1
-        log_term = math.log(t + offset)
-        n_batches, current, n_members = prepare_batch_compiled(
-            wins, batch, n_batches, (t - 1) % n_batches, log_term, alpha, members
-        )
-        if n_members == 1:
-            c = members[0]
-            d = c
-        else:
-            for p in range(n_members):
-                for q in range(p + 1, n_members):
-                    i = members[p]
-                    j = members[q]
-                    theta[p, q] = rng.beta(wins[i, j] + 1, wins[j, i] + 1)
-                    theta[q, p] = 1.0 - theta[p, q]
-            for p in range(n_members):
-                count = 0
-                for q in range(n_members):
-                    if q != p and theta[p, q] > 0.5:
-                        count += 1
-                values[p] = count
-                positions[p] = p
-            champion = random_argmax_compiled(values, positions, n_members, rng, -1, scratch)
-            c = members[champion]
-            n_others = 0
-            for p in range(n_members):
-                if p != champion:
-                    j = members[p]
-                    values[p] = rng.beta(wins[j, c] + 1, wins[c, j] + 1)
-                    positions[n_others] = p
-                    n_others += 1
-            d = members[random_argmax_compiled(values, positions, n_others, rng, -1, scratch)]
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
-        wins[c, d] += outcome
-        wins[d, c] += 1 - outcome
-        n_batches, stage = after_duel(batch, n_batches, stage, partition_size)
-    return n_batches, stage

@@ -141,15 +141,12 @@ class RMED1(DuelingBanditAlgorithm):
             self.remaining_ = self.next_.copy()
             self.next_[:] = False
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        _rmed1_rounds(
+    @staticmethod
+    def _kernel(*arguments):
+        return _rmed1_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (
             self.wins_,
             self.divergences_,
             self.current_,
@@ -158,12 +155,6 @@ class RMED1(DuelingBanditAlgorithm):
             self._pairs,
             self.initial_duels * len(self._pairs),
             self.threshold_offset_,
-            self.round_,
-            n_rounds,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
         )
 
 
@@ -187,6 +178,7 @@ def _rmed1_rounds(
     threshold_offset: float,
     start_round: int,
     n_rounds: int,
+    rng: np.random.Generator,  # RMED1 draws nothing; kept for the common kernel signature
     win_probability: NDArray[np.float64],
     environment_rng: np.random.Generator,
     arm_counts: NDArray[np.int64],

@@ -95,26 +95,15 @@ class RUCB(DuelingBanditAlgorithm):
         self.wins_[a, b] += outcome
         self.wins_[b, a] += 1 - outcome
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        self.champion_ = _rucb_rounds(
-            self.wins_,
-            self.champion_,
-            self.alpha,
-            self.round_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
-        )
+    @staticmethod
+    def _kernel(*arguments):
+        return _rucb_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (self.wins_, self.champion_, self.alpha)
+
+    def _kernel_result(self, result) -> None:
+        self.champion_ = result
 
 
 @numba.njit(cache=True)

@@ -64,26 +64,12 @@ class SelfSparring(DuelingBanditAlgorithm):
         self.successes_[winner] += self.learning_rate
         self.failures_[loser] += self.learning_rate
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        _self_sparring_rounds(
-            self.successes_,
-            self.failures_,
-            self.prior,
-            self.learning_rate,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
-        )
+    @staticmethod
+    def _kernel(*arguments):
+        return _self_sparring_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (self.successes_, self.failures_, self.prior, self.learning_rate)
 
 
 @numba.njit(cache=True)
@@ -106,6 +92,7 @@ def _self_sparring_rounds(
     failures: NDArray[np.float64],
     prior: float,
     learning_rate: float,
+    start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
     win_probability: NDArray[np.float64],

@@ -173,26 +173,17 @@ class SparringExp3(DuelingBanditAlgorithm):
         self.row_.update(float(outcome))
         self.column_.update(float(1 - outcome))
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        _sparring_exp3_rounds(
+    @staticmethod
+    def _kernel(*arguments):
+        return _sparring_exp3_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (
             self.row_.log_weights_,
             self.column_.log_weights_,
             self.row_.probabilities_,
             self.column_.probabilities_,
             self.gamma_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
         )
 
 
@@ -203,6 +194,7 @@ def _sparring_exp3_rounds(
     row_probabilities: NDArray[np.float64],
     column_probabilities: NDArray[np.float64],
     gamma: float,
+    start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
     win_probability: NDArray[np.float64],

@@ -152,28 +152,21 @@ class VersatileDB(DuelingBanditAlgorithm):
         else:
             self.losses_[a] += (1 - outcome) / q[a]
 
-    def _run_kernel(
-        self,
-        win_probability: NDArray[np.float64],
-        environment_rng: np.random.Generator,
-        n_rounds: int,
-        arm_counts: NDArray[np.int64],
-        duels: NDArray[np.int64],
-    ) -> None:
-        self.normaliser_ = _versatile_rounds(
+    @staticmethod
+    def _kernel(*arguments):
+        return _versatile_rounds(*arguments)
+
+    def _kernel_state(self) -> tuple:
+        return (
             self.losses_,
             self.probabilities_,
             self.normaliser_,
             self.learning_rate_scale,
             self.symmetric,
-            self.round_,
-            n_rounds,
-            self.rng_,
-            win_probability,
-            environment_rng,
-            arm_counts,
-            duels,
         )
+
+    def _kernel_result(self, result) -> None:
+        self.normaliser_ = result
 
 
 @numba.njit(cache=True)
