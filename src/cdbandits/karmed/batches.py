@@ -294,14 +294,17 @@ def merge_rounds(
 class BatchedAlgorithm(DuelingBanditAlgorithm):
     """Shared state and bookkeeping of MergeRUCB and MergeDTS (module docstring).
 
+    The defaults are those of the public code of Li et al. (TOIS 2020), who ran both
+    algorithms; the papers' own experimental settings could not be read here.
+
     Parameters
     ----------
-    alpha : float
-        Exploration constant, ``alpha > 1/2``.
-    partition_size : int
-        ``P``, the initial batch size, ``P >= 2``.
-    failure_probability : float
-        ``delta`` in ``C``'s formula, in ``(0, 1)``.
+    alpha : float, optional
+        Exploration constant, ``alpha > 1/2``; default 1.01.
+    partition_size : int, optional
+        The initial batch size, ``>= 2``; default 4.
+    failure_probability : float, optional
+        The failure probability in ``C``'s formula, in ``(0, 1)``; default 0.01.
     time_offset : float, optional
         ``C`` itself, overriding the formula.
 
@@ -318,10 +321,10 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
 
     def __init__(
         self,
-        alpha: float,
-        partition_size: int,
-        failure_probability: float,
-        time_offset: float | None,
+        alpha: float = 1.01,
+        partition_size: int = 4,
+        failure_probability: float = 0.01,
+        time_offset: float | None = None,
     ) -> None:
         self.alpha = check_positive("alpha", alpha, above=0.5)
         self.partition_size = check_integer("partition_size", partition_size, minimum=2)

@@ -36,33 +36,12 @@ class MergeDTS(BatchedAlgorithm):
     by arm. The defaults are those of the authors' public code (``alpha = 1.01``,
     ``M = 4``, ``epsilon = 0.01``), not verified against the paper's experiments.
 
-    Parameters
-    ----------
-    alpha : float, optional
-        Exploration constant of the elimination bounds, ``alpha > 1/2``; default 1.01.
-    partition_size : int, optional
-        Batch size ``M``; default 4.
-    failure_probability : float, optional
-        ``epsilon`` of the time offset ``C``; default 0.01.
-    time_offset : float, optional
-        ``C`` itself, instead of the formula.
-
-    Attributes
-    ----------
-    See :class:`~cdbandits.karmed.batches.BatchedAlgorithm`.
+    Parameters and attributes: see :class:`~cdbandits.karmed.batches.BatchedAlgorithm`
+    (``partition_size`` is the paper's ``M``, ``failure_probability`` its ``epsilon``).
     """
 
     name = "merge_dts"
     _thompson = True
-
-    def __init__(
-        self,
-        alpha: float = 1.01,
-        partition_size: int = 4,
-        failure_probability: float = 0.01,
-        time_offset: float | None = None,
-    ) -> None:
-        super().__init__(alpha, partition_size, failure_probability, time_offset)
 
     def _select(self, t: int) -> tuple[int, int]:
         members, _ = self._prepare_batch(t)

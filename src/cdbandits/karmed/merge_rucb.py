@@ -29,33 +29,12 @@ class MergeRUCB(BatchedAlgorithm):
     as a baseline (``alpha = 1.01``, ``P = 4``, ``delta = 0.01``); the WSDM paper's own
     experimental settings could not be read here (see the package notes).
 
-    Parameters
-    ----------
-    alpha : float, optional
-        Exploration constant, ``alpha > 1/2``; default 1.01.
-    partition_size : int, optional
-        ``P``; default 4.
-    failure_probability : float, optional
-        ``delta`` of the time offset ``C``; default 0.01.
-    time_offset : float, optional
-        ``C`` itself, instead of the formula.
-
-    Attributes
-    ----------
-    See :class:`~cdbandits.karmed.batches.BatchedAlgorithm`.
+    Parameters and attributes: see :class:`~cdbandits.karmed.batches.BatchedAlgorithm`
+    (``partition_size`` is the paper's ``P``, ``failure_probability`` its ``delta``).
     """
 
     name = "merge_rucb"
     _thompson = False
-
-    def __init__(
-        self,
-        alpha: float = 1.01,
-        partition_size: int = 4,
-        failure_probability: float = 0.01,
-        time_offset: float | None = None,
-    ) -> None:
-        super().__init__(alpha, partition_size, failure_probability, time_offset)
 
     def _select(self, t: int) -> tuple[int, int]:
         members, upper = self._prepare_batch(t)
