@@ -58,6 +58,16 @@ ALGORITHM_STYLES: dict[str, AlgorithmStyle] = {
     "explore_exploit_lp": AlgorithmStyle("explore-exploit, exact LP", "#7f7f7f", "D"),
     "importance_weighted": AlgorithmStyle("paper's K^2 estimator", "#17becf", "o"),
     "skew_symmetrised": AlgorithmStyle("skew-symmetrised estimator", "#bcbd22", "s"),
+    # K-armed dueling bandits (cdbandits.karmed)
+    "rucb": AlgorithmStyle("RUCB", "#d62728", "o"),
+    "merge_rucb": AlgorithmStyle("MergeRUCB", "#ff9896", "s"),
+    "ccb": AlgorithmStyle("CCB", "#393b79", "D"),
+    "rmed1": AlgorithmStyle("RMED1", "#637939", "^"),
+    "dts": AlgorithmStyle("D-TS", "#7b4173", "v"),
+    "merge_dts": AlgorithmStyle("MergeDTS", "#ce6dbd", "P"),
+    "self_sparring": AlgorithmStyle("Self-Sparring", "#8c6d31", "X"),
+    "sparring_exp3_karmed": AlgorithmStyle("Sparring EXP3 (K-armed)", "#e6550d", "<"),
+    "versatile_db": AlgorithmStyle("Versatile-DB", "#31a354", ">"),
 }
 
 

@@ -1,0 +1,117 @@
+"""The shared interface and random-draw rules of cdbandits.karmed (base module)."""
+
+import numpy as np
+import pytest
+from karmed_cases import ALGORITHM_NAMES
+
+from cdbandits.karmed import ALGORITHMS, RUCB, make_algorithm
+from cdbandits.karmed.base import (
+    coin,
+    coin_compiled,
+    draw_arm,
+    draw_arm_compiled,
+    pick,
+    pick_compiled,
+    pick_from,
+)
+from cdbandits.plotting import ALGORITHM_STYLES
+
+
+def test_pick_takes_floor_n_u_and_draws_nothing_for_one_item():
+    rng, copy = np.random.default_rng(3), np.random.default_rng(3)
+    assert pick(rng, 1) == 0
+    u = copy.random()
+    assert pick(rng, 7) == int(7 * u)
+    assert rng.random() == copy.random()  # exactly one uniform was used
+    assert (
+        pick_from(np.random.default_rng(3), np.array([4, 9, 11]))
+        == [4, 9, 11][int(3 * np.random.default_rng(3).random())]
+    )
+
+
+def test_compiled_rules_draw_the_same_numbers():
+    for seed in range(20):
+        assert pick(np.random.default_rng(seed), 5) == pick_compiled(np.random.default_rng(seed), 5)
+        assert coin(np.random.default_rng(seed), 0.3) == coin_compiled(
+            np.random.default_rng(seed), 0.3
+        )
+
+
+def test_draw_arm_is_the_inverse_cdf():
+    probabilities = np.array([0.2, 0.5, 0.3])
+    for uniform, arm in [(0.0, 0), (0.1999, 0), (0.2, 1), (0.6999, 1), (0.7, 2), (0.9999, 2)]:
+        assert draw_arm(probabilities, uniform) == arm
+        assert draw_arm_compiled(probabilities, uniform) == arm
+
+
+@pytest.mark.parametrize("name", ALGORITHM_NAMES)
+def test_the_round_protocol_is_enforced(name):
+    algorithm = make_algorithm(name)
+    with pytest.raises(RuntimeError, match="start"):
+        algorithm.select()
+    algorithm.start(3, np.random.default_rng(0), horizon=10)
+    with pytest.raises(RuntimeError, match="preceding select"):
+        algorithm.update(0, 1, 1)
+    a, b = algorithm.select()
+    with pytest.raises(RuntimeError, match="twice"):
+        algorithm.select()
+    with pytest.raises(ValueError, match="select\\(\\) returned"):
+        algorithm.update((a + 1) % 3, b, 1)
+    for outcome in (2, -1, True, 0.5):
+        with pytest.raises(ValueError, match="outcome"):
+            algorithm.update(a, b, outcome)
+    algorithm.update(a, b, 0)
+    assert algorithm.round_ == 1
+
+
+@pytest.mark.parametrize("name", ALGORITHM_NAMES)
+def test_start_rejects_bad_arguments(name):
+    algorithm = make_algorithm(name)
+    with pytest.raises(ValueError, match="n_arms"):
+        algorithm.start(1, np.random.default_rng(0), horizon=10)
+    with pytest.raises(TypeError, match="Generator"):
+        algorithm.start(3, np.random.RandomState(0), horizon=10)
+    with pytest.raises(ValueError, match="horizon"):
+        algorithm.start(3, np.random.default_rng(0), horizon=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "parameters", "message"),
+    [
+        ("rucb", {"alpha": 0.5}, "alpha"),
+        ("rucb", {"alpha": "0.6"}, "alpha"),
+        ("ccb", {"alpha": float("nan")}, "alpha"),
+        ("dts", {"alpha": 0.4}, "alpha"),
+        ("merge_rucb", {"partition_size": 1}, "partition_size"),
+        ("merge_rucb", {"failure_probability": 1.0}, "failure_probability"),
+        ("merge_dts", {"time_offset": -1.0}, "time_offset"),
+        ("rmed1", {"initial_duels": 0}, "initial_duels"),
+        ("rmed1", {"f_scale": -0.3}, "f_scale"),
+        ("self_sparring", {"prior": 0.0}, "prior"),
+        ("self_sparring", {"learning_rate": -1.0}, "learning_rate"),
+        ("sparring_exp3_karmed", {"gamma": 1.5}, "gamma"),
+        ("versatile_db", {"learning_rate_scale": 0.0}, "learning_rate_scale"),
+        ("versatile_db", {"symmetric": 1}, "symmetric"),
+    ],
+)
+def test_hyper_parameters_are_validated_loudly(name, parameters, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        make_algorithm(name, **parameters)
+
+
+def test_horizon_tuned_algorithms_demand_the_horizon():
+    with pytest.raises(ValueError, match="horizon"):
+        make_algorithm("sparring_exp3_karmed").start(3, np.random.default_rng(0))
+    make_algorithm("sparring_exp3_karmed", gamma=0.1).start(3, np.random.default_rng(0))
+
+
+def test_registry_names_classes_and_plotting_styles():
+    assert make_algorithm("rucb", alpha=0.6).alpha == 0.6
+    with pytest.raises(KeyError, match="rucb"):
+        make_algorithm("no_such_algorithm")
+    assert all(cls.name == name for name, cls in ALGORITHMS.items())
+    styles = [ALGORITHM_STYLES[name] for name in ALGORITHMS]
+    for attribute in ("label", "colour"):
+        values = [getattr(style, attribute) for style in styles]
+        assert len(set(values)) == len(values), attribute
+    assert "RUCB(alpha=0.51)" == repr(RUCB())

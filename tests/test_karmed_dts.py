@@ -1,0 +1,103 @@
+"""D-TS: the first round by hand, the Beta tail recursion, concentration on the winner."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.special
+import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from karmed_cases import (
+    EASY,
+    SHARE_HORIZON,
+    SHARE_THRESHOLD,
+    flipped,
+    pair_both_ways,
+    started,
+    winner_share,
+)
+
+from cdbandits.karmed import DoubleThompsonSampling
+from cdbandits.karmed.dts import UNCOMPARED_TAIL, beta_tail_after_duel
+
+
+def test_first_round_by_hand():
+    for seed in range(8):
+        draws = np.random.default_rng(seed)
+        # both arms have upper Copeland score 1 (u = 2): C = {0, 1}. The event
+        # theta_01 > 1/2 has probability 1/2 (Beta(1, 1)) and decides the first arm.
+        first = 0 if draws.random() < 0.5 else 1
+        other = 1 - first
+        # l_{other, first} = 0 <= 1/2: the other arm is plausible, theta2 ~ Beta(1, 1)
+        # against theta2_first = 1/2
+        second = other if draws.beta(1.0, 1.0) > 0.5 else first
+        assert pair_both_ways(started, DoubleThompsonSampling, 2, seed) == (
+            (first, second),
+            (first, second),
+        )
+
+
+def test_a_lone_copeland_candidate_draws_no_first_sample():
+    def make(seed):
+        algorithm = DoubleThompsonSampling().start(3, np.random.default_rng(seed))
+        algorithm.wins_[0, 1] = algorithm.wins_[0, 2] = 40
+        algorithm.wins_[1, 2] = algorithm.wins_[2, 1] = 2
+        algorithm.round_ = 84
+        return algorithm
+
+    radius = math.sqrt(0.51 * math.log(85) / 40)
+    assert radius < 0.5  # u_10 = u_20 = radius: only arm 0 has upper Copeland score 2
+    # l_{j,0} = -radius <= 1/2 for both others: both get a Beta(1, 41) sample
+    for seed in range(5):
+        draws = np.random.default_rng(seed)
+        theta = [0.5, draws.beta(1.0, 41.0), draws.beta(1.0, 41.0)]
+        assert pair_both_ways(make, seed) == ((0, int(np.argmax(theta))),) * 2
+
+
+def test_the_tail_recursion_by_hand():
+    # Beta(2, 1) after one win: Pr(theta > 1/2) = 3/4; Beta(1, 2) after one loss: 1/4
+    assert beta_tail_after_duel(*UNCOMPARED_TAIL, 0, 0, True)[0] == 0.75
+    assert beta_tail_after_duel(*UNCOMPARED_TAIL, 0, 0, False)[0] == 0.25
+    # Beta(4, 7): Pr(Binomial(10, 1/2) <= 3) = (1 + 10 + 45 + 120) / 1024
+    state, wins, losses = UNCOMPARED_TAIL, 0, 0
+    for won in [True, False, False, True, False, True, False, False, False]:
+        state = beta_tail_after_duel(*state, wins, losses, won)
+        wins, losses = wins + won, losses + (not won)
+    assert (wins, losses) == (3, 6)
+    assert state[0] == pytest.approx(176 / 1024, abs=1e-15)
+
+
+@settings(max_examples=50)
+@given(st.lists(st.booleans(), min_size=1, max_size=400))
+def test_the_tail_recursion_matches_scipy(outcomes):
+    state, wins, losses = UNCOMPARED_TAIL, 0, 0
+    for won in outcomes:
+        state = beta_tail_after_duel(*state, wins, losses, won)
+        wins, losses = wins + won, losses + (not won)
+    expected = scipy.special.betainc(losses + 1.0, wins + 1.0, 0.5)
+    assert state[0] == pytest.approx(expected, abs=1e-13)
+    assert state[1] == pytest.approx(scipy.stats.binom.pmf(wins, wins + losses + 1, 0.5), abs=1e-13)
+
+
+def test_the_sampled_events_have_the_beta_probability():
+    # The first-candidate rule reads only the events theta_ij > 1/2; their probability,
+    # kept by the recursion, must be Beta's: 20,000 samples, 4.5 standard errors.
+    state, wins, losses = UNCOMPARED_TAIL, 0, 0
+    for won in [False, True, False, False]:
+        state = beta_tail_after_duel(*state, wins, losses, won)
+        wins, losses = wins + won, losses + (not won)
+    assert state[0] == pytest.approx(6 / 32, abs=1e-15)  # Pr(Binomial(5, 1/2) <= 1)
+    frequency = np.mean(np.random.default_rng(0).beta(2.0, 4.0, 20_000) > 0.5)
+    assert abs(frequency - state[0]) < 4.5 * math.sqrt(state[0] * (1 - state[0]) / 20_000)
+
+
+def test_concentrates_on_the_condorcet_winner():
+    assert winner_share(DoubleThompsonSampling, EASY, SHARE_HORIZON, range(5)) >= SHARE_THRESHOLD
+
+
+def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
+    share = winner_share(
+        flipped(DoubleThompsonSampling), EASY, SHARE_HORIZON, range(3), engine="python"
+    )
+    assert share < SHARE_THRESHOLD
