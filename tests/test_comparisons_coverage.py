@@ -6,16 +6,16 @@ from cdbandits.comparisons.coverage import coverage_check, merge_coverage, synth
 from cdbandits.comparisons.uncertainty import bootstrap_pair_wins, pair_index, winner_distribution
 from cdbandits.stats import binomial_interval
 
-# A cycle among items 0, 1, 2 (unique vNW 5/14, 4/14, 5/14) and two dominated items. Every
-# entry is at least 0.2 away from 1/2, so resamples rarely tie exactly (ties go to the slower
-# cvxpy path of the batched solver).
+# A cycle among items 0, 1, 2 (unique vNW 6/17, 5/17, 6/17) and two dominated items. Every
+# entry is at least 0.25 away from 1/2, so resamples rarely tie exactly (exact ties go to the
+# slower cvxpy path of the batched solver).
 Q = np.array(
     [
-        [0.5, 0.75, 0.3, 0.75, 0.8],
-        [0.25, 0.5, 0.75, 0.8, 0.75],
-        [0.7, 0.25, 0.5, 0.75, 0.8],
-        [0.25, 0.2, 0.25, 0.5, 0.75],
-        [0.2, 0.25, 0.2, 0.25, 0.5],
+        [0.5, 0.8, 0.25, 0.8, 0.85],
+        [0.2, 0.5, 0.8, 0.85, 0.8],
+        [0.75, 0.2, 0.5, 0.8, 0.85],
+        [0.2, 0.15, 0.2, 0.5, 0.8],
+        [0.15, 0.2, 0.15, 0.2, 0.5],
     ]
 )
 NOMINAL, TOLERANCE, REPLICATIONS = 0.95, 0.02, 500
@@ -25,8 +25,9 @@ def failing_rows(table):
     return table.loc[~table["passes"], ["method", "target", "label", "coverage"]].to_string()
 
 
-def test_every_interval_covers_at_the_nominal_level_on_synthetic_logs():
-    table = coverage_check(
+def check(**options):
+    """The coverage check at the test's size: 500 logs of 40 comparisons per pair."""
+    return coverage_check(
         Q,
         40,
         np.random.default_rng(20240),
@@ -34,13 +35,18 @@ def test_every_interval_covers_at_the_nominal_level_on_synthetic_logs():
         resamples=100,
         confidence=NOMINAL,
         tolerance=TOLERANCE,
+        **options,
     )
+
+
+def test_every_interval_covers_at_the_nominal_level_on_synthetic_logs():
+    table = check()
     assert set(table["method"]) == {"bootstrap", "posterior", "binomial"}
     assert len(table) == 2 * (5 + 1) + 10
     assert (table["replications"] >= 500).all()
     assert table["passes"].all(), failing_rows(table)
     weights = table[table["target"] == "weight"]
-    np.testing.assert_allclose(weights["truth"], np.tile([5 / 14, 4 / 14, 5 / 14, 0, 0], 2))
+    np.testing.assert_allclose(weights["truth"], np.tile([6 / 17, 5 / 17, 6 / 17, 0, 0], 2))
 
 
 def one_sided_bootstrap(log, method, reported, resamples, rng, confidence):
@@ -58,17 +64,7 @@ def one_sided_bootstrap(log, method, reported, resamples, rng, confidence):
 
 
 def test_the_check_fails_an_interval_that_ignores_one_sides_noise():
-    table = coverage_check(
-        Q,
-        40,
-        np.random.default_rng(20240),
-        replications=REPLICATIONS,
-        resamples=100,
-        confidence=NOMINAL,
-        tolerance=TOLERANCE,
-        methods=("bootstrap",),
-        resample=one_sided_bootstrap,
-    )
+    table = check(methods=("bootstrap",), resample=one_sided_bootstrap)
     weights = table[table["target"] == "weight"]
     assert not weights["passes"].all()
     assert weights["coverage"].min() < NOMINAL - 0.1  # not a near miss

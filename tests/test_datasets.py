@@ -93,8 +93,15 @@ def test_the_registry_covers_the_files_the_comparison_studies_need(data_mirror):
         ]
     expected += [
         f"trec-dl-human-preferences-yan2022/{name}"
-        for name in ("judgments.txt", "questions.tsv", "Set-I.qrels", "Set-II.qrels",
-                     "Set-III.qrels", "Combined-I+II.qrels", "Combined-I+II+III.qrels")
+        for name in (
+            "judgments.txt",
+            "questions.tsv",
+            "Set-I.qrels",
+            "Set-II.qrels",
+            "Set-III.qrels",
+            "Combined-I+II.qrels",
+            "Combined-I+II+III.qrels",
+        )
     ]
     expected.append("arxiv-6rankers-yue-joachims/pref_arxiv.txt")
     missing = [path for path in expected if path not in by_path]

@@ -265,9 +265,7 @@ _PINNED_FOLDERS = (
     ),
 )
 
-DATA_FILES.update(
-    {entry.key: entry for folder in _PINNED_FOLDERS for entry in folder.entries()}
-)
+DATA_FILES.update({entry.key: entry for folder in _PINNED_FOLDERS for entry in folder.entries()})
 
 
 def sha256_of(path: str | os.PathLike[str]) -> str:

@@ -10,6 +10,7 @@ synthetic logs; :mod:`.cli` is ``cdbandits winners --pairs``.
 
 from .analysis import AnalysisSettings, LogAnalysis, analyze_contexts, analyze_log
 from .counts import CountPolicy, PairCounts, apply_policy, count_pairs
+from .coverage import coverage_check, merge_coverage, synthetic_log
 from .logs import LOG_PRESETS, LogSpec, read_log, read_logs
 from .preflib import PreflibElection, election_log, pairwise_margins, read_preflib
 from .rankings import BradleyTerry, bradley_terry, iterated_maximal_lotteries, rankings_table
@@ -41,13 +42,16 @@ __all__ = [
     "bradley_terry",
     "concatenate_logs",
     "count_pairs",
+    "coverage_check",
     "election_log",
     "iterated_maximal_lotteries",
     "log_from_counts",
+    "merge_coverage",
     "pairwise_margins",
     "rankings_table",
     "read_log",
     "read_logs",
     "read_preflib",
     "resampled_distribution",
+    "synthetic_log",
 ]

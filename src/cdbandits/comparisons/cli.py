@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from ..files import to_jsonable
 from ..winners import CertificationError, SolverError
@@ -269,6 +270,11 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
 
 
 def _percent(value: float) -> str:
+    """A fraction as a percentage; ``<1%`` and ``>99%`` rather than a misleading 0 or 100."""
+    if 0 < value < 0.005:
+        return "<1%"
+    if 0.995 <= value < 1:
+        return ">99%"
     return f"{100 * value:.0f}%"
 
 
@@ -299,6 +305,12 @@ def _support_table(analysis: LogAnalysis) -> str:
     return "\n".join("  " + line for line in table.to_string(index=False).splitlines())
 
 
+def _most_likely(items: Sequence[str], probability: NDArray[np.float64], count: int = 3) -> str:
+    """The ``count`` most probable items with their probabilities (zero ones left out)."""
+    likely = np.argsort(-probability, kind="stable")[:count]
+    return ", ".join(f"{items[i]} {_percent(probability[i])}" for i in likely if probability[i] > 0)
+
+
 def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
     """Text report of one analysis (see the module docstring of :mod:`.cli`)."""
     k = len(analysis.items)
@@ -322,27 +334,15 @@ def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
     condorcet = "none" if analysis.condorcet is None else analysis.items[analysis.condorcet]
     lines.append(f"Condorcet winner: {condorcet}")
     for dist in dists:
-        likely = np.argsort(-dist.condorcet_probability, kind="stable")[:3]
-        named = [
-            f"{analysis.items[i]} {_percent(dist.condorcet_probability[i])}"
-            for i in likely
-            if dist.condorcet_probability[i] > 0
-        ]
+        named = _most_likely(analysis.items, dist.condorcet_probability)
         lines.append(
             f"  {dist.method}: a Condorcet winner exists in {_percent(dist.condorcet_exists)} "
-            f"of resamples" + (f" ({', '.join(named)})" if named else "")
+            f"of resamples" + (f" ({named})" if named else "")
         )
     lines.append(f"Copeland winners: {_names(analysis, analysis.copeland)}")
     for dist in dists:
-        likely = np.argsort(-dist.copeland_probability, kind="stable")[:3]
-        named = [
-            f"{analysis.items[i]} {_percent(dist.copeland_probability[i])}"
-            for i in likely
-            if dist.copeland_probability[i] > 0
-        ]
-        lines.append(
-            f"  {dist.method}: probability of being a Copeland winner: " + ", ".join(named)
-        )
+        named = _most_likely(analysis.items, dist.copeland_probability)
+        lines.append(f"  {dist.method}: probability of being a Copeland winner: {named}")
     if show_rankings:
         lines.append("Rankings (iterated maximal lotteries; items of one lottery share a rank):")
         lines.append(analysis.rankings.round(4).to_string(index=False))

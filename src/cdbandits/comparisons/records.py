@@ -225,6 +225,9 @@ class ComparisonLog:
     def for_context(self, value: str) -> ComparisonLog:
         """The records of one context, restricted to the items that occur in them.
 
+        To keep every item of the log (the same item set in every context), select the
+        records instead: ``log.select(log.context == value)``.
+
         Raises
         ------
         ComparisonLogError
