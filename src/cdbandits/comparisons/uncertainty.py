@@ -5,8 +5,8 @@ Two ways to draw preference matrices that the log could equally have produced:
 * **bootstrap** (:func:`bootstrap_pair_wins`): resample the log's comparisons with
   replacement, as many as it holds (the resampling units are single comparisons, or the
   groups of :mod:`.records` when the log has them: the voters of an election). Integer
-  frequency weights are required. A pair never compared stays at 1/2; a pair that loses all
-  its comparisons in a resample is set to 1/2 too.
+  frequency weights are required. A pair never compared stays at 1/2, and so does a pair
+  none of whose comparisons is drawn into a resample.
 * **posterior** (:func:`posterior_pair_wins`): for each pair ``i < j`` independently,
   ``Q[i, j] ~ Beta(a + wins[i, j], b + wins[j, i])`` (ties counted half, prior ``Beta(a,
   b)``, default ``Beta(1, 1)``); a pair never compared is drawn from the prior. Groups are
@@ -150,7 +150,7 @@ def bootstrap_pair_wins(
     contributions, multiplicity = _resampling_units(log)
     total = int(multiplicity.sum())
     n_pairs = contributions.shape[1] // 2
-    for size in _chunk_sizes(resamples, len(log.items)):
+    for size in _chunk_sizes(resamples, max(len(log.items) ** 2, multiplicity.size)):
         if total == 0:  # nothing to resample: every resample is empty too
             yield np.zeros((size, 2, n_pairs))
             continue
@@ -177,17 +177,18 @@ def posterior_pair_wins(
     if not (a > 0 and b > 0):
         raise ValueError(f"the Beta prior needs positive parameters, got {prior}")
     rows, cols = pair_index(len(counts.items))
-    for size in _chunk_sizes(resamples, len(counts.items)):
+    for size in _chunk_sizes(resamples, len(counts.items) ** 2):
         q = rng.beta(
             a + counts.wins[rows, cols], b + counts.wins[cols, rows], size=(size, rows.size)
         )
         yield np.stack([q, 1.0 - q], axis=1)
 
 
-def _chunk_sizes(resamples: int, k: int) -> list[int]:
+def _chunk_sizes(resamples: int, entries_per_resample: int) -> list[int]:
+    """Resamples per chunk, so that a chunk holds about :data:`CHUNK_ENTRIES` entries."""
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
-    chunk = max(1, CHUNK_ENTRIES // max(k * k, 1))
+    chunk = max(1, CHUNK_ENTRIES // max(entries_per_resample, 1))
     return [min(chunk, resamples - start) for start in range(0, resamples, chunk)]
 
 
