@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from cdbandits.comparisons.analysis import AnalysisSettings, analyze_contexts, analyze_log
-from cdbandits.comparisons.counts import CountPolicy
 from cdbandits.comparisons.records import (
     ComparisonDataWarning,
     concatenate_logs,
     log_from_counts,
 )
+from cdbandits.comparisons.settings import CountPolicy
 from cdbandits.files import to_jsonable
 from cdbandits.winners import von_neumann_winner
 

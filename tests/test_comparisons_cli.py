@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from cdbandits import cli as main_cli
-from cdbandits.comparisons import cli
+from cdbandits.comparisons import analysis, cli
 from cdbandits.winners import CertificationError
 
 CYCLE = "first,second,outcome\n" + (
@@ -141,7 +141,7 @@ def test_solver_failure_exits_3(capsys, cycle_log, monkeypatch):
     def fail(*args, **kwargs):
         raise CertificationError("could not be certified")
 
-    monkeypatch.setattr(cli, "analyze_contexts", fail)
+    monkeypatch.setattr(analysis, "analyze_contexts", fail)
     status, _, err = run(capsys, "--pairs", str(cycle_log))
     assert status == 3 and "could not be certified" in err
 
@@ -226,3 +226,17 @@ def test_module_entry_point(tmp_path):
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["results"][0]["K"] == 4
+
+
+def test_building_the_parser_loads_no_solver():
+    code = (
+        "import sys, argparse, cdbandits.comparisons.cli as c; "
+        "c.add_pairs_arguments(argparse.ArgumentParser()); "
+        "print(sorted(m for m in ('numba', 'scipy.stats', 'cvxpy', 'cdbandits.batched') "
+        "if m in sys.modules))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from test_comparisons_records import make_log
 
-from cdbandits.comparisons.counts import CountPolicy, apply_policy, count_pairs
+from cdbandits.comparisons.counts import apply_policy, count_pairs
 from cdbandits.comparisons.records import (
     FIRST_WINS,
     SECOND_WINS,
@@ -10,6 +10,7 @@ from cdbandits.comparisons.records import (
     ComparisonDataWarning,
     ComparisonLogError,
 )
+from cdbandits.comparisons.settings import CountPolicy
 from cdbandits.preference import as_skew
 from cdbandits.stats import binomial_interval
 

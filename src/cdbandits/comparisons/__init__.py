@@ -2,56 +2,62 @@
 
 Read a log of pairwise comparisons (:mod:`.logs`: CSV, Parquet, whitespace text;
 :mod:`.preflib`: PrefLib elections), count it under explicit choices for ties, rare items and
-pairs never compared (:mod:`.counts`), and get the certified von Neumann winner with its
-distribution under the bootstrap and a Beta posterior (:mod:`.uncertainty`), full rankings
-(:mod:`.rankings`), all at once (:mod:`.analysis`). :mod:`.coverage` checks the intervals on
-synthetic logs; :mod:`.cli` is ``cdbandits winners --pairs``.
+pairs never compared (:mod:`.counts`, :mod:`.settings`), and get the certified von Neumann
+winner with its distribution under the bootstrap and a Beta posterior (:mod:`.uncertainty`),
+full rankings (:mod:`.rankings`), all at once (:mod:`.analysis`). :mod:`.coverage` checks the
+intervals on synthetic logs; :mod:`.cli` is ``cdbandits winners --pairs``.
+
+The names below are imported from their modules on first use, so that importing the package
+(as the command line does) does not load the solvers.
 """
 
-from .analysis import AnalysisSettings, LogAnalysis, analyze_contexts, analyze_log
-from .counts import CountPolicy, PairCounts, apply_policy, count_pairs
-from .coverage import coverage_check, merge_coverage, synthetic_log
-from .logs import LOG_PRESETS, LogSpec, read_log, read_logs
-from .preflib import PreflibElection, election_log, pairwise_margins, read_preflib
-from .rankings import BradleyTerry, bradley_terry, iterated_maximal_lotteries, rankings_table
-from .records import (
-    ComparisonDataWarning,
-    ComparisonLog,
-    ComparisonLogError,
-    concatenate_logs,
-    log_from_counts,
-)
-from .uncertainty import WinnerDistribution, resampled_distribution
+from __future__ import annotations
 
-__all__ = [
-    "LOG_PRESETS",
-    "AnalysisSettings",
-    "BradleyTerry",
-    "ComparisonDataWarning",
-    "ComparisonLog",
-    "ComparisonLogError",
-    "CountPolicy",
-    "LogAnalysis",
-    "LogSpec",
-    "PairCounts",
-    "PreflibElection",
-    "WinnerDistribution",
-    "analyze_contexts",
-    "analyze_log",
-    "apply_policy",
-    "bradley_terry",
-    "concatenate_logs",
-    "count_pairs",
-    "coverage_check",
-    "election_log",
-    "iterated_maximal_lotteries",
-    "log_from_counts",
-    "merge_coverage",
-    "pairwise_margins",
-    "rankings_table",
-    "read_log",
-    "read_logs",
-    "read_preflib",
-    "resampled_distribution",
-    "synthetic_log",
-]
+import importlib
+from typing import Any
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "AnalysisSettings": "analysis",
+    "LogAnalysis": "analysis",
+    "analyze_contexts": "analysis",
+    "analyze_log": "analysis",
+    "PairCounts": "counts",
+    "apply_policy": "counts",
+    "count_pairs": "counts",
+    "coverage_check": "coverage",
+    "merge_coverage": "coverage",
+    "synthetic_log": "coverage",
+    "LOG_PRESETS": "logs",
+    "LogSpec": "logs",
+    "read_log": "logs",
+    "read_logs": "logs",
+    "PreflibElection": "preflib",
+    "election_log": "preflib",
+    "pairwise_margins": "preflib",
+    "read_preflib": "preflib",
+    "BradleyTerry": "rankings",
+    "bradley_terry": "rankings",
+    "iterated_maximal_lotteries": "rankings",
+    "rankings_table": "rankings",
+    "ComparisonDataWarning": "records",
+    "ComparisonLog": "records",
+    "ComparisonLogError": "records",
+    "concatenate_logs": "records",
+    "log_from_counts": "records",
+    "CountPolicy": "settings",
+    "WinnerDistribution": "uncertainty",
+    "resampled_distribution": "uncertainty",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

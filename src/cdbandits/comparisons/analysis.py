@@ -25,16 +25,11 @@ from ..batched import METHODS, von_neumann_winners
 from ..randomness import named_generator
 from ..stats import INTERVAL_METHODS, IntervalMethod
 from ..winners import condorcet_winner, copeland_winners
-from .counts import CountPolicy, PairCounts, apply_policy, count_pairs
+from .counts import PairCounts, apply_policy, count_pairs
 from .rankings import rankings_table
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
-from .uncertainty import (
-    RESAMPLING_METHODS,
-    SUPPORT_TOL,
-    ResamplingMethod,
-    WinnerDistribution,
-    resampled_distribution,
-)
+from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
+from .uncertainty import SUPPORT_TOL, WinnerDistribution, resampled_distribution
 
 __all__ = ["AnalysisSettings", "LogAnalysis", "analyze_contexts", "analyze_log"]
 

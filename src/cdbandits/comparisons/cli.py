@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -31,16 +31,26 @@ from numpy.typing import NDArray
 
 from ..files import to_jsonable
 from ..winners import CertificationError, SolverError
-from .analysis import AnalysisSettings, LogAnalysis, analyze_contexts
-from .counts import RARE_ITEM_POLICIES, TIE_POLICIES, UNOBSERVED_POLICIES, CountPolicy
 from .logs import LOG_PRESETS, TABLE_FORMATS, LogSpec, read_logs, with_file_context
 from .preflib import PREFLIB_SUFFIXES, UNRANKED_RULES, election_log, read_preflib
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, concatenate_logs
-from .uncertainty import RESAMPLING_METHODS
+from .settings import (
+    RARE_ITEM_POLICIES,
+    RESAMPLING_METHODS,
+    TIE_POLICIES,
+    UNOBSERVED_POLICIES,
+    CountPolicy,
+)
+
+if TYPE_CHECKING:
+    from .analysis import AnalysisSettings, LogAnalysis
 
 __all__ = ["add_pairs_arguments", "main", "read_pairs", "run_pairs"]
 
 _PROG = "cdbandits winners"
+
+# The analysis (batched solver, numba, scipy.stats) is imported inside the functions that run
+# it, so that building the ``winners`` parser stays as quick as before this module existed.
 
 #: Items listed besides the reported support: in the support of at least this fraction of
 #: the resamples of some method.
@@ -250,6 +260,8 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
     if len(values) != 2 or not all(_is_positive(value) for value in values):
         raise ComparisonLogError(f"--prior needs two positive numbers A,B, got {arguments.prior!r}")
     prior = (float(values[0]), float(values[1]))
+    from .analysis import AnalysisSettings
+
     try:
         return AnalysisSettings(
             policy=CountPolicy(
@@ -395,6 +407,8 @@ def run_pairs(arguments: argparse.Namespace) -> int:
         0 on success, 2 for unreadable or invalid input, 3 when a von Neumann winner
         cannot be computed or certified.
     """
+    from .analysis import analyze_contexts
+
     if getattr(arguments, "path", None) is not None:
         print(f"{_PROG}: give either a matrix file or --pairs, not both", file=sys.stderr)
         return 2

@@ -15,7 +15,8 @@ Three things in real logs need a decision; each has an explicit choice in
   compared, each time the item with the most never-compared partners (ties: the one with
   fewer comparisons, then the later one in item order); ``"error"`` refuses the log.
 
-They are applied in that order by :func:`apply_policy`, which returns the log the counts,
+The choices are a :class:`~.settings.CountPolicy`. They are applied in that order by
+:func:`apply_policy`, which returns the log the counts,
 the bootstrap and the rankings all use, so every estimate sees the same items.
 
 The preference matrix is in probability form, ``Q[i, j] = wins[i, j] / n[i, j]`` with
@@ -29,57 +30,19 @@ compared); fractional counts (ties counted half, fractional weights) are used as
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..stats import IntervalMethod, binomial_interval
 from .records import TIE, ComparisonLog, ComparisonLogError, warn
+from .settings import (
+    CountPolicy,
+    TiePolicy,
+    UnobservedPolicy,
+)
 
-__all__ = [
-    "RARE_ITEM_POLICIES",
-    "TIE_POLICIES",
-    "UNOBSERVED_POLICIES",
-    "CountPolicy",
-    "PairCounts",
-    "RareItemPolicy",
-    "TiePolicy",
-    "UnobservedPolicy",
-    "apply_policy",
-    "count_pairs",
-]
-
-TiePolicy = Literal["half", "drop", "error"]
-UnobservedPolicy = Literal["half", "drop-items", "error"]
-RareItemPolicy = Literal["keep", "drop", "error"]
-TIE_POLICIES: tuple[TiePolicy, ...] = ("half", "drop", "error")
-UNOBSERVED_POLICIES: tuple[UnobservedPolicy, ...] = ("half", "drop-items", "error")
-RARE_ITEM_POLICIES: tuple[RareItemPolicy, ...] = ("keep", "drop", "error")
-
-
-@dataclass(frozen=True)
-class CountPolicy:
-    """The explicit choices for ties, rare items and pairs never compared.
-
-    See the module docstring for each option.
-    """
-
-    ties: TiePolicy = "half"
-    unobserved: UnobservedPolicy = "half"
-    rare_items: RareItemPolicy = "keep"
-    min_comparisons: float = 2
-
-    def __post_init__(self) -> None:
-        for name, allowed in (
-            ("ties", TIE_POLICIES),
-            ("unobserved", UNOBSERVED_POLICIES),
-            ("rare_items", RARE_ITEM_POLICIES),
-        ):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
-        if not self.min_comparisons >= 0:
-            raise ValueError(f"min_comparisons must be >= 0, got {self.min_comparisons}")
+__all__ = ["PairCounts", "apply_policy", "count_pairs"]
 
 
 @dataclass(frozen=True, eq=False)

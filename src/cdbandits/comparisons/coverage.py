@@ -38,13 +38,8 @@ from ..preference import as_skew, to_probability
 from ..stats import binomial_interval
 from .counts import count_pairs
 from .records import ComparisonLog, log_from_counts
-from .uncertainty import (
-    RESAMPLING_METHODS,
-    ResamplingMethod,
-    WinnerDistribution,
-    pair_index,
-    resampled_distribution,
-)
+from .settings import RESAMPLING_METHODS, ResamplingMethod
+from .uncertainty import WinnerDistribution, pair_index, resampled_distribution
 
 __all__ = ["Resample", "coverage_check", "merge_coverage", "synthetic_log"]
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,12 +43,11 @@ from tqdm.auto import tqdm
 from ..batched import METHODS, von_neumann_winners
 from .counts import PairCounts, count_pairs
 from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
+from .settings import RESAMPLING_METHODS, ResamplingMethod
 
 __all__ = [
     "CHUNK_ENTRIES",
-    "RESAMPLING_METHODS",
     "SUPPORT_TOL",
-    "ResamplingMethod",
     "WinnerDistribution",
     "bootstrap_pair_wins",
     "pair_index",
@@ -57,9 +56,6 @@ __all__ = [
     "skew_stack",
     "winner_distribution",
 ]
-
-ResamplingMethod = Literal["bootstrap", "posterior"]
-RESAMPLING_METHODS: tuple[ResamplingMethod, ...] = ("bootstrap", "posterior")
 
 #: Matrix entries solved per call of the batched solver (bounds the memory of a chunk).
 CHUNK_ENTRIES = 2_000_000
