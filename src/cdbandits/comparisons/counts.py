@@ -1,7 +1,7 @@
 """From a comparison log to counts, the preference matrix and per-pair intervals.
 
 Three things in real logs need a decision; each has an explicit choice in
-:class:`CountPolicy`, and every choice that changes something is reported by a
+:class:`~.settings.CountPolicy`, and every choice that changes something is reported by a
 :class:`~.records.ComparisonDataWarning` (never silently):
 
 * **ties** (``ties``): ``"half"`` (default) counts a tie as half a win for each item;
@@ -15,8 +15,7 @@ Three things in real logs need a decision; each has an explicit choice in
   compared, each time the item with the most never-compared partners (ties: the one with
   fewer comparisons, then the later one in item order); ``"error"`` refuses the log.
 
-The choices are a :class:`~.settings.CountPolicy`. They are applied in that order by
-:func:`apply_policy`, which returns the log the counts,
+They are applied in that order by :func:`apply_policy`, which returns the log the counts,
 the bootstrap and the rankings all use, so every estimate sees the same items.
 
 The preference matrix is in probability form, ``Q[i, j] = wins[i, j] / n[i, j]`` with

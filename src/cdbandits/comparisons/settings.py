@@ -34,7 +34,7 @@ RARE_ITEM_POLICIES: tuple[RareItemPolicy, ...] = ("keep", "drop", "error")
 class CountPolicy:
     """The explicit choices for ties, rare items and pairs never compared.
 
-    See the module docstring for each option.
+    See :mod:`.counts` for each option.
     """
 
     ties: TiePolicy = "half"
