@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import tarfile
 import tempfile
@@ -170,6 +171,101 @@ DATA_FILES.update(
         )
     }
 )
+
+
+@dataclass(frozen=True)
+class _PinnedFolder:
+    """A mirror folder whose files are raw files of a GitHub repository at one commit.
+
+    Its files, checksums and sizes are listed in ``data_manifests/<folder>.sha256``
+    (``sha256 size path`` per line, path inside the folder).
+    """
+
+    folder: str
+    raw_root: str
+    license: str
+    key_prefix: str
+    #: Mirror sub-folder -> folder in the repository (the mirror renamed some).
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    def entries(self) -> list[DataFile]:
+        manifest = Path(__file__).with_name("data_manifests") / f"{self.folder}.sha256"
+        rows = [
+            line.split(maxsplit=2)
+            for line in manifest.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        names = [PurePosixPath(path).name for _, _, path in rows]
+        entries = []
+        for sha, size, path in rows:
+            # Keys from the file name; from the whole path where names repeat (info.txt).
+            name = path if names.count(PurePosixPath(path).name) > 1 else PurePosixPath(path).name
+            upstream = path
+            for mirror_name, repository_name in self.renamed:
+                if path.startswith(mirror_name + "/"):
+                    upstream = repository_name + path[len(mirror_name) :]
+            entries.append(
+                DataFile(
+                    key=self.key_prefix + _slug(name),
+                    url=self.raw_root + urllib.parse.quote(upstream, safe="/"),
+                    sha256=sha,
+                    mirror_path=f"{self.folder}/{path}",
+                    size=int(size),
+                    license=self.license,
+                )
+            )
+        return entries
+
+
+def _slug(path: str) -> str:
+    """A key fragment from a file path: lower case, runs of other characters as ``_``."""
+    stem = str(PurePosixPath(path).with_suffix("")).lower()
+    if PurePosixPath(path).suffix.lower() in (".soc", ".soi", ".toc", ".toi"):
+        stem += PurePosixPath(path).suffix.lower()  # PrefLib: 00052-00000001.soc and .soi
+    return "_".join(part for part in re.split(r"[^a-z0-9]+", stem) if part)
+
+
+_GITHUB_RAW = "https://raw.githubusercontent.com/"
+
+#: The real comparison data of issue 14 (see each folder's README in ``../shared/data``):
+#: keys ``atp_matches_1990`` ... ``atp_matches_2024``; ``preflib_00006_00000001_toc``,
+#: ``preflib_00052_00000001_soi``, ``preflib_00006_skate_info`` ...; ``trec_dl_judgments``,
+#: ``trec_dl_questions``, ``trec_dl_set_i`` (qrels) ...; ``pref_arxiv``.
+_PINNED_FOLDERS = (
+    _PinnedFolder(
+        folder="tennis-atp-sackmann",
+        raw_root=f"{_GITHUB_RAW}JeffSackmann/tennis_atp/5b6263dc487b4fa4fa35326764bc9b0215042a42/",
+        license="CC BY-NC-SA 4.0 (Jeff Sackmann / Tennis Abstract; attribution, non-commercial)",
+        key_prefix="",
+    ),
+    _PinnedFolder(
+        folder="preflib-sports",
+        raw_root=f"{_GITHUB_RAW}fleverest/PrefLib-Data/e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91/",
+        license="GPL-3.0 (PrefLib-Data repository); f1seasons: cite Boehmer & Schaar 2022",
+        key_prefix="preflib_",
+        renamed=(
+            ("00006-skate", "datasets/00006 - skate"),
+            ("00052-f1seasons", "datasets/00052 - f1seasons"),
+        ),
+    ),
+    _PinnedFolder(
+        folder="trec-dl-human-preferences-yan2022",
+        raw_root=f"{_GITHUB_RAW}XinyiYan/duelingBandits/d53279fb5a2ce8ca51617d8d0350211cabeb1820/",
+        license="none stated (data released with Yan et al., SIGIR 2022; cite the paper)",
+        key_prefix="trec_dl_",
+    ),
+    _PinnedFolder(
+        folder="arxiv-6rankers-yue-joachims",
+        raw_root=(
+            f"{_GITHUB_RAW}jkomiyama/duelingbanditlib/ee43828c9b6dd298abf4a938eada8cae5b2be0fc/"
+            "prefmats/"
+        ),
+        license="MIT (jkomiyama/duelingbanditlib)",
+        key_prefix="",
+    ),
+)
+
+DATA_FILES.update({entry.key: entry for folder in _PINNED_FOLDERS for entry in folder.entries()})
 
 
 def sha256_of(path: str | os.PathLike[str]) -> str:

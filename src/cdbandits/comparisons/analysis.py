@@ -1,0 +1,309 @@
+"""One call from a comparison log to its winners, their uncertainty and the rankings.
+
+:func:`analyze_log` applies the count policy (:mod:`.counts`), builds the preference matrix,
+computes the certified von Neumann winner (vNW), the Condorcet and Copeland winners, the
+distribution of all of them under the bootstrap and the Beta posterior
+(:mod:`.uncertainty`) and the rankings table (:mod:`.rankings`). :func:`analyze_contexts`
+does it for every context of a log (or the chosen ones), each with its own random stream
+``named_generator(seed, "comparisons", context)`` so that a context's numbers do not depend
+on which other contexts are analysed. The warnings of each analysis are kept with it
+(:attr:`LogAnalysis.warnings`) and re-issued with the context named.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from ..batched import METHODS, von_neumann_winners
+from ..randomness import named_generator
+from ..stats import INTERVAL_METHODS, IntervalMethod
+from ..winners import condorcet_winner, copeland_winners
+from .counts import PairCounts, apply_policy, count_pairs
+from .rankings import rankings_table
+from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
+from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
+from .uncertainty import SUPPORT_TOL, WinnerDistribution, resampled_distribution
+
+__all__ = ["AnalysisSettings", "LogAnalysis", "analyze_contexts", "analyze_log"]
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """Everything :func:`analyze_log` needs besides the log and the random stream.
+
+    Attributes
+    ----------
+    policy : CountPolicy
+        Ties, rare items, pairs never compared.
+    methods : tuple of {"bootstrap", "posterior"}
+        Resampling methods to run (may be empty: point estimates only).
+    resamples : int
+        Resampled matrices per method.
+    confidence : float
+        Level of every interval.
+    prior : (float, float)
+        Beta prior of the posterior.
+    pair_interval : {"clopper-pearson", "wilson"}
+        Per-pair binomial intervals.
+    bt_pseudo_count : float
+        Virtual comparisons per pair for Bradley–Terry (0: plain MLE).
+    top : int or None
+        Keep only the ``top`` items with the most comparisons (per context), before the
+        policy is applied.
+    """
+
+    policy: CountPolicy = field(default_factory=CountPolicy)
+    methods: tuple[ResamplingMethod, ...] = RESAMPLING_METHODS
+    resamples: int = 1000
+    confidence: float = 0.95
+    prior: tuple[float, float] = (1.0, 1.0)
+    pair_interval: IntervalMethod = "clopper-pearson"
+    bt_pseudo_count: float = 0.0
+    top: int | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [m for m in self.methods if m not in RESAMPLING_METHODS]
+        if unknown:
+            raise ValueError(f"methods must be among {RESAMPLING_METHODS}, got {unknown}")
+        if self.resamples < 1:
+            raise ValueError(f"resamples must be at least 1, got {self.resamples}")
+        if not 0 < self.confidence < 1:
+            raise ValueError(f"confidence must lie in (0, 1), got {self.confidence}")
+        if self.pair_interval not in INTERVAL_METHODS:
+            raise ValueError(f"pair_interval must be one of {INTERVAL_METHODS}")
+        if self.top is not None and self.top < 1:
+            raise ValueError(f"top must be at least 1, got {self.top}")
+
+
+@dataclass(frozen=True, eq=False)
+class LogAnalysis:
+    """Winners of one log (one context) with their uncertainty.
+
+    Attributes
+    ----------
+    context : str or None
+    log : ComparisonLog
+        The log after ``top`` and the count policy: what every estimate used.
+    counts : PairCounts
+    weights : ndarray, shape (K,)
+        The certified vNW of the log's matrix (the reported lottery).
+    certificate : float
+        ``min_j (w^T P)_j`` of that vNW (``>= -CERTIFICATE_TOL``).
+    solver_path : str
+        The path of :data:`cdbandits.batched.METHODS` that solved it.
+    condorcet : int or None
+    copeland : ndarray of int64
+        Copeland winners ("wins" variant).
+    distributions : dict of str to WinnerDistribution
+        By resampling method.
+    rankings : pandas.DataFrame
+        :func:`.rankings.rankings_table`.
+    warnings : tuple of str
+        Every choice the policy or the rankings reported.
+    settings : AnalysisSettings
+    """
+
+    context: str | None
+    log: ComparisonLog
+    counts: PairCounts
+    weights: NDArray[np.float64]
+    certificate: float
+    solver_path: str
+    condorcet: int | None
+    copeland: NDArray[np.int64]
+    distributions: dict[str, WinnerDistribution]
+    rankings: pd.DataFrame
+    warnings: tuple[str, ...]
+    settings: AnalysisSettings
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return self.counts.items
+
+    @property
+    def support(self) -> NDArray[np.int64]:
+        """Items in the support of the reported vNW, by decreasing weight."""
+        support = np.flatnonzero(self.weights > SUPPORT_TOL)
+        return support[np.argsort(-self.weights[support], kind="stable")]
+
+    def pair_table(self) -> pd.DataFrame:
+        """One row per compared pair ``i < j``: counts, ``Q[i, j]`` and its interval."""
+        low, high = self.counts.intervals(self.settings.confidence, self.settings.pair_interval)
+        q = self.counts.probability_matrix()
+        rows, cols = np.nonzero(np.triu(self.counts.observed, 1))
+        return pd.DataFrame(
+            {
+                "item": [self.items[i] for i in rows],
+                "opponent": [self.items[j] for j in cols],
+                "wins": self.counts.wins[rows, cols],
+                "losses": self.counts.wins[cols, rows],
+                "ties": self.counts.ties[rows, cols],
+                "probability": q[rows, cols],
+                "low": low[rows, cols],
+                "high": high[rows, cols],
+            }
+        )
+
+    def to_dict(self, include_pairs: bool = False) -> dict[str, Any]:
+        """JSON-ready summary with items by name."""
+        k = len(self.items)
+        observed = int(np.triu(self.counts.observed, 1).sum())
+        result: dict[str, Any] = {
+            "context": self.context,
+            "items": list(self.items),
+            "K": k,
+            "comparisons": self.log.n_comparisons,
+            "pairs_compared": observed,
+            "pairs_total": k * (k - 1) // 2,
+            "warnings": list(self.warnings),
+            "von_neumann": {
+                "weights": {self.items[i]: float(self.weights[i]) for i in self.support},
+                "certificate": self.certificate,
+                "solver_path": self.solver_path,
+            },
+            "condorcet_winner": None if self.condorcet is None else self.items[self.condorcet],
+            "copeland_winners": [self.items[i] for i in self.copeland],
+            "uncertainty": {name: dist.to_dict() for name, dist in self.distributions.items()},
+            "rankings": self.rankings.astype(object)
+            .where(self.rankings.notna(), None)
+            .to_dict(orient="records"),
+        }
+        if include_pairs:
+            result["pairs"] = self.pair_table().to_dict(orient="records")
+        return result
+
+
+def _point_winner(P: NDArray[np.float64]) -> tuple[NDArray[np.float64], float, str]:
+    solved = von_neumann_winners(P[None])
+    return solved.weights[0], float(solved.exploitability[0]), METHODS[solved.method[0]]
+
+
+def _reissue(caught: list[warnings.WarningMessage], prefix: str) -> list[str]:
+    """Issue recorded warnings again, data warnings with ``prefix``; return their texts."""
+    messages = []
+    for record in caught:
+        if issubclass(record.category, ComparisonDataWarning):
+            messages.append(prefix + str(record.message))
+            warn(prefix + str(record.message))
+        else:
+            warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
+    return messages
+
+
+def analyze_log(
+    log: ComparisonLog,
+    settings: AnalysisSettings,
+    rng: np.random.Generator,
+    *,
+    context: str | None = None,
+    progress: bool = False,
+) -> LogAnalysis:
+    """Winners of a log with their uncertainty (module docstring).
+
+    Parameters
+    ----------
+    log : ComparisonLog
+        The comparisons (one context).
+    settings : AnalysisSettings
+    rng : numpy.random.Generator
+        The only source of randomness (bootstrap first, then posterior).
+    context : str, optional
+        Name stored with the result and put in front of its warnings.
+    progress : bool, optional
+        Progress bars for the resampling.
+
+    Returns
+    -------
+    LogAnalysis
+    """
+    prefix = f"context {context}: " if context is not None else ""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ComparisonDataWarning)
+            if settings.top is not None and settings.top < len(log.items):
+                log = log.restrict(log.top_items(settings.top))
+            log = apply_policy(log, settings.policy)
+            counts = count_pairs(log)
+            P = counts.skew_matrix()
+            weights, certificate, path = _point_winner(P)
+            distributions = {
+                method: resampled_distribution(
+                    log,
+                    method,
+                    weights,
+                    settings.resamples,
+                    rng,
+                    confidence=settings.confidence,
+                    prior=settings.prior,
+                    progress=progress,
+                )
+                for method in settings.methods
+            }
+            rankings = rankings_table(counts, bt_pseudo_count=settings.bt_pseudo_count)
+    finally:
+        messages = _reissue(caught, prefix)
+    return LogAnalysis(
+        context=context,
+        log=log,
+        counts=counts,
+        weights=weights,
+        certificate=certificate,
+        solver_path=path,
+        condorcet=condorcet_winner(P),
+        copeland=copeland_winners(P, "wins"),
+        distributions=distributions,
+        rankings=rankings,
+        warnings=tuple(messages),
+        settings=settings,
+    )
+
+
+def analyze_contexts(
+    log: ComparisonLog,
+    settings: AnalysisSettings,
+    seed: int,
+    contexts: Sequence[str] | None = None,
+    *,
+    progress: bool = False,
+) -> list[LogAnalysis]:
+    """:func:`analyze_log` for each context of a log (or the whole log without contexts).
+
+    Parameters
+    ----------
+    log : ComparisonLog
+    settings : AnalysisSettings
+    seed : int
+        Master seed; context ``c`` uses ``named_generator(seed, "comparisons", c)`` (a log
+        without contexts uses ``named_generator(seed, "comparisons")``).
+    contexts : sequence of str, optional
+        The contexts to analyse, in this order; default all, in order of appearance.
+    progress : bool, optional
+
+    Returns
+    -------
+    list of LogAnalysis
+    """
+    if log.context is None:
+        if contexts:
+            raise ComparisonLogError("the log has no context column to choose a context from")
+        rng = named_generator(seed, "comparisons")
+        return [analyze_log(log, settings, rng, progress=progress)]
+    chosen = list(contexts) if contexts else list(log.contexts)
+    return [
+        analyze_log(
+            log.for_context(value),
+            settings,
+            named_generator(seed, "comparisons", value),
+            context=value,
+            progress=progress,
+        )
+        for value in chosen
+    ]

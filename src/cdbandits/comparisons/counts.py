@@ -1,0 +1,264 @@
+"""From a comparison log to counts, the preference matrix and per-pair intervals.
+
+Three things in real logs need a decision; each has an explicit choice in
+:class:`~.settings.CountPolicy`, and every choice that changes something is reported by a
+:class:`~.records.ComparisonDataWarning` (never silently):
+
+* **ties** (``ties``): ``"half"`` (default) counts a tie as half a win for each item;
+  ``"drop"`` removes tied comparisons; ``"error"`` refuses a log with ties.
+* **rarely compared items** (``rare_items``, with ``min_comparisons``, default 2: an item
+  in fewer comparisons, e.g. seen once): ``"keep"`` (default) keeps them; ``"drop"``
+  removes them and their comparisons, repeatedly, until every remaining item has at least
+  ``min_comparisons``; ``"error"`` refuses the log.
+* **pairs never compared** (``unobserved``): ``"half"`` (default) sets their entry to 1/2,
+  as if they were even; ``"drop-items"`` removes items until every remaining pair was
+  compared, each time the item with the most never-compared partners (ties: the one with
+  fewer comparisons, then the later one in item order); ``"error"`` refuses the log.
+
+They are applied in that order by :func:`apply_policy`, which returns the log the counts,
+the bootstrap and the rankings all use, so every estimate sees the same items.
+
+The preference matrix is in probability form, ``Q[i, j] = wins[i, j] / n[i, j]`` with
+``n[i, j] = wins[i, j] + wins[j, i]`` the (weighted) number of comparisons of the pair, 1/2
+on the diagonal and for pairs never compared; its skew form ``2 Q - 1`` goes to
+:mod:`cdbandits.winners`. Per-pair intervals are binomial intervals of
+:func:`cdbandits.stats.binomial_interval` on ``(wins[i, j], n[i, j])`` (NaN for pairs never
+compared); fractional counts (ties counted half, fractional weights) are used as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..stats import IntervalMethod, binomial_interval
+from .records import TIE, ComparisonLog, ComparisonLogError, warn
+from .settings import (
+    CountPolicy,
+    TiePolicy,
+    UnobservedPolicy,
+)
+
+__all__ = ["PairCounts", "apply_policy", "count_pairs"]
+
+
+@dataclass(frozen=True, eq=False)
+class PairCounts:
+    """Win counts of every ordered pair of items.
+
+    Attributes
+    ----------
+    items : tuple of str
+    wins : ndarray of float64, shape (K, K)
+        ``wins[i, j]``: weight of the comparisons ``i`` won against ``j``, ties counted as
+        half a win for each (zero diagonal).
+    ties : ndarray of float64, shape (K, K)
+        Symmetric weight of the tied comparisons of each pair (already inside ``wins``).
+    """
+
+    items: tuple[str, ...]
+    wins: NDArray[np.float64]
+    ties: NDArray[np.float64]
+
+    @property
+    def comparisons(self) -> NDArray[np.float64]:
+        """``n[i, j] = wins[i, j] + wins[j, i]``, symmetric, shape (K, K)."""
+        return self.wins + self.wins.T
+
+    @property
+    def observed(self) -> NDArray[np.bool_]:
+        """Pairs compared at least once (off the diagonal), shape (K, K)."""
+        return self.comparisons > 0
+
+    def probability_matrix(self) -> NDArray[np.float64]:
+        """``Q[i, j] = wins[i, j] / n[i, j]``; 1/2 on the diagonal and for unobserved pairs."""
+        n = self.comparisons
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q = np.where(n > 0, self.wins / n, 0.5)
+        np.fill_diagonal(q, 0.5)
+        return q
+
+    def skew_matrix(self) -> NDArray[np.float64]:
+        """``P = 2 Q - 1``, exactly skew-symmetric (the form of :mod:`cdbandits.winners`)."""
+        skew = 2.0 * self.probability_matrix() - 1.0
+        return (skew - skew.T) / 2.0
+
+    def intervals(
+        self, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Per-pair binomial intervals of ``Q[i, j]``, NaN where never compared.
+
+        Parameters
+        ----------
+        confidence : float, optional
+        method : {"clopper-pearson", "wilson"}, optional
+            See :func:`cdbandits.stats.binomial_interval`.
+
+        Returns
+        -------
+        (low, high) : tuple of ndarray, shape (K, K)
+            ``low[i, j] = 1 - high[j, i]``; NaN on the diagonal.
+        """
+        low, high = binomial_interval(self.wins, self.comparisons, confidence, method)
+        np.fill_diagonal(low, np.nan)
+        np.fill_diagonal(high, np.nan)
+        return low, high
+
+
+def count_pairs(log: ComparisonLog) -> PairCounts:
+    """Win counts of a log (ties counted half; apply :func:`apply_policy` first).
+
+    Parameters
+    ----------
+    log : ComparisonLog
+
+    Returns
+    -------
+    PairCounts
+    """
+    k = len(log.items)
+    winner = np.where(log.outcome >= 0, log.first, log.second)
+    loser = np.where(log.outcome >= 0, log.second, log.first)
+    decided = log.outcome != TIE
+    wins = np.zeros((k, k))
+    np.add.at(wins, (winner[decided], loser[decided]), log.weight[decided])
+    ties = np.zeros((k, k))
+    tied = ~decided
+    np.add.at(ties, (log.first[tied], log.second[tied]), log.weight[tied])
+    ties = ties + ties.T
+    return PairCounts(items=log.items, wins=wins + ties / 2.0, ties=ties)
+
+
+def _describe(names: list[str], limit: int = 5) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _apply_ties(log: ComparisonLog, policy: TiePolicy) -> ComparisonLog:
+    tied = log.outcome == TIE
+    if not tied.any():
+        return log
+    total = f"{log.weight[tied].sum():g} of {log.n_comparisons:g} comparisons are ties"
+    if policy == "error":
+        first = log.origin[int(np.flatnonzero(tied)[0])]
+        raise ComparisonLogError(
+            f"{total} (the first at {first}); choose how to count them: ties 'half' (half a "
+            "win each) or 'drop'"
+        )
+    if policy == "drop":
+        warn(f"{total}: dropped (ties='drop')")
+        return log.select(~tied)
+    warn(f"{total}: each counts as half a win for both items (ties='half')")
+    return log
+
+
+def _apply_rare(log: ComparisonLog, policy: CountPolicy) -> ComparisonLog:
+    per_item = log.comparisons_per_item()
+    rare = [
+        name
+        for name, count in zip(log.items, per_item, strict=True)
+        if count < policy.min_comparisons
+    ]
+    if not rare:
+        return log
+    what = (
+        f"{len(rare)} of {len(log.items)} items are in fewer than {policy.min_comparisons:g} "
+        f"comparisons ({_describe(rare)})"
+    )
+    if policy.rare_items == "error":
+        raise ComparisonLogError(
+            f"{what}; choose rare items 'keep' or 'drop', or lower the minimum number of "
+            "comparisons"
+        )
+    if policy.rare_items == "keep":
+        warn(f"{what}: kept (rare_items='keep'); their entries rest on very few comparisons")
+        return log
+    removed: list[str] = []
+    while True:
+        per_item = log.comparisons_per_item()
+        keep = [
+            name
+            for name, count in zip(log.items, per_item, strict=True)
+            if count >= policy.min_comparisons
+        ]
+        if len(keep) == len(log.items):
+            break
+        removed += [name for name in log.items if name not in set(keep)]
+        log = log.restrict(keep)
+    warn(
+        f"{what}: dropped with their comparisons, repeatedly until every item has at least "
+        f"{policy.min_comparisons:g} (rare_items='drop'); {len(removed)} items removed "
+        f"({_describe(removed)}), {len(log.items)} left"
+    )
+    return log
+
+
+def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> ComparisonLog:
+    k = len(log.items)
+    observed = count_pairs(log).observed
+    missing = int((~observed)[np.triu_indices(k, 1)].sum())
+    if missing == 0:
+        return log
+    what = f"{missing} of {k * (k - 1) // 2} pairs of items were never compared"
+    if policy == "error":
+        raise ComparisonLogError(f"{what}; choose unobserved 'half' (entry 1/2) or 'drop-items'")
+    if policy == "half":
+        warn(
+            f"{what}: their entries are set to 1/2 (unobserved='half'); the bootstrap keeps "
+            "them at 1/2, the Beta posterior draws them from the prior"
+        )
+        return log
+    alive = np.ones(k, dtype=bool)
+    per_item = log.comparisons_per_item()
+    unobserved = ~observed & ~np.eye(k, dtype=bool)
+    removed = []
+    while True:
+        partners = (unobserved & alive[None, :]).sum(axis=1) * alive
+        if partners.max() == 0:
+            break
+        # Most never-compared partners first; then fewer comparisons; then the later item.
+        chosen = int(np.lexsort((-np.arange(k), per_item, -partners))[0])
+        alive[chosen] = False
+        removed.append(log.items[chosen])
+    kept = [name for name, keep in zip(log.items, alive, strict=True) if keep]
+    warn(
+        f"{what}: {len(removed)} items removed until every remaining pair was compared "
+        f"(unobserved='drop-items'), in this order: {_describe(removed)}; {len(kept)} items "
+        "left"
+    )
+    return log.restrict(kept)
+
+
+def apply_policy(log: ComparisonLog, policy: CountPolicy | None = None) -> ComparisonLog:
+    """Apply the tie, rare-item and never-compared choices to a log (module docstring).
+
+    Parameters
+    ----------
+    log : ComparisonLog
+    policy : CountPolicy, optional
+        Default ``CountPolicy()``.
+
+    Returns
+    -------
+    ComparisonLog
+        The log every estimate starts from (items possibly removed, ties possibly dropped).
+
+    Raises
+    ------
+    ComparisonLogError
+        If a policy is ``"error"`` and the log needs it, or no item is left.
+
+    Warns
+    -----
+    ComparisonDataWarning
+        For every choice that applied, saying what was done.
+    """
+    policy = policy or CountPolicy()
+    log = _apply_ties(log, policy.ties)
+    log = _apply_rare(log, policy)
+    log = _apply_unobserved(log, policy.unobserved)
+    if not log.items:
+        raise ComparisonLogError("no items are left after applying the choices")
+    return log

@@ -1,0 +1,58 @@
+"""The typed settings of the package, in a module light enough for the command line.
+
+:class:`CountPolicy` (ties, rarely compared items, pairs never compared: see
+:mod:`.counts`) and the names of the resampling methods (see :mod:`.uncertainty`). Nothing
+here imports the solvers or scipy, so ``cdbandits winners`` builds its options quickly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "RARE_ITEM_POLICIES",
+    "RESAMPLING_METHODS",
+    "TIE_POLICIES",
+    "UNOBSERVED_POLICIES",
+    "CountPolicy",
+    "RareItemPolicy",
+    "ResamplingMethod",
+    "TiePolicy",
+    "UnobservedPolicy",
+]
+
+TiePolicy = Literal["half", "drop", "error"]
+UnobservedPolicy = Literal["half", "drop-items", "error"]
+RareItemPolicy = Literal["keep", "drop", "error"]
+TIE_POLICIES: tuple[TiePolicy, ...] = ("half", "drop", "error")
+UNOBSERVED_POLICIES: tuple[UnobservedPolicy, ...] = ("half", "drop-items", "error")
+RARE_ITEM_POLICIES: tuple[RareItemPolicy, ...] = ("keep", "drop", "error")
+
+
+@dataclass(frozen=True)
+class CountPolicy:
+    """The explicit choices for ties, rare items and pairs never compared.
+
+    See :mod:`.counts` for each option.
+    """
+
+    ties: TiePolicy = "half"
+    unobserved: UnobservedPolicy = "half"
+    rare_items: RareItemPolicy = "keep"
+    min_comparisons: float = 2
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("ties", TIE_POLICIES),
+            ("unobserved", UNOBSERVED_POLICIES),
+            ("rare_items", RARE_ITEM_POLICIES),
+        ):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
+        if not self.min_comparisons >= 0:
+            raise ValueError(f"min_comparisons must be >= 0, got {self.min_comparisons}")
+
+
+ResamplingMethod = Literal["bootstrap", "posterior"]
+RESAMPLING_METHODS: tuple[ResamplingMethod, ...] = ("bootstrap", "posterior")

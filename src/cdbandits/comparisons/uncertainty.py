@@ -1,0 +1,421 @@
+"""The distribution of the von Neumann winner under the sampling noise of a comparison log.
+
+Two ways to draw preference matrices that the log could equally have produced:
+
+* **bootstrap** (:func:`bootstrap_pair_wins`): resample the log's comparisons with
+  replacement, as many as it holds (the resampling units are single comparisons, or the
+  groups of :mod:`.records` when the log has them: the voters of an election). Integer
+  frequency weights are required. A pair never compared stays at 1/2, and so does a pair
+  none of whose comparisons is drawn into a resample.
+* **posterior** (:func:`posterior_pair_wins`): for each pair ``i < j`` independently,
+  ``Q[i, j] ~ Beta(a + wins[i, j], b + wins[j, i])`` (ties counted half, prior ``Beta(a,
+  b)``, default ``Beta(1, 1)``); a pair never compared is drawn from the prior. Groups are
+  ignored (comparisons treated as independent).
+
+For each drawn matrix the certified von Neumann winner (vNW) is computed by the batched
+solver :func:`cdbandits.batched.von_neumann_winners` (chunks of :data:`CHUNK_ENTRIES`
+entries at a time), with the Condorcet winner, the Copeland winners (``"wins"`` variant)
+and the **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
+``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
+``w`` in expected duel outcome (skew form; ``(1 + exploitability) / 2`` is that item's
+probability of beating a draw from ``w``). It is 0 on the log's own matrix. Note the sign:
+:func:`cdbandits.winners.exploitability` returns the certificate ``min_j (w^T P)_j <= 0``.
+
+:class:`WinnerDistribution` holds the draws and summarises them: per item the probability of
+being in the support, a percentile interval on its weight, the probability of being the
+Condorcet winner or a Copeland winner, and a one-sided upper confidence bound on the
+exploitability (its ``confidence`` quantile).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
+from tqdm.auto import tqdm
+
+from ..batched import METHODS, von_neumann_winners
+from .counts import PairCounts, count_pairs
+from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
+from .settings import RESAMPLING_METHODS, ResamplingMethod
+
+__all__ = [
+    "CHUNK_ENTRIES",
+    "SUPPORT_TOL",
+    "WinnerDistribution",
+    "bootstrap_pair_wins",
+    "pair_index",
+    "posterior_pair_wins",
+    "resampled_distribution",
+    "skew_stack",
+    "winner_distribution",
+]
+
+#: Matrix entries solved per call of the batched solver (bounds the memory of a chunk).
+CHUNK_ENTRIES = 2_000_000
+
+#: Weights at or below this are outside the support. The batched solver's equalizer solve
+#: can return weights of order 1e-16 on an arm whose exact weight is 0 (a degenerate
+#: support); every other support weight is far larger (about 1e-3 or more in practice).
+SUPPORT_TOL = 1e-12
+
+
+def pair_index(k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The pairs ``i < j`` of ``k`` items in the order used for pair-wise arrays."""
+    rows, cols = np.triu_indices(k, 1)
+    return rows.astype(np.int64), cols.astype(np.int64)
+
+
+def _pair_columns(k: int) -> NDArray[np.int64]:
+    """``lookup[i, j]``: the position of pair ``{i, j}`` in :func:`pair_index`."""
+    rows, cols = pair_index(k)
+    lookup = np.full((k, k), -1, dtype=np.int64)
+    lookup[rows, cols] = np.arange(rows.size)
+    lookup[cols, rows] = np.arange(rows.size)
+    return lookup
+
+
+def _resampling_units(log: ComparisonLog) -> tuple[sparse.csr_array, NDArray[np.int64]]:
+    """Contributions of the resampling units to the wins of every pair, and multiplicities.
+
+    Column ``p`` of a contribution counts the wins of the lower item of pair ``p``, column
+    ``n_pairs + p`` those of the higher one; a tie adds 1/2 to both. Without groups, the
+    identical comparisons form one unit (a code per pair and outcome) whose multiplicity is
+    their total weight; with groups, a unit is a group, its contribution the sum of its
+    records and its multiplicity the group's weight.
+    """
+    k = len(log.items)
+    n_pairs = k * (k - 1) // 2
+    pair = _pair_columns(k)[log.first, log.second]
+    lower_first = log.first < log.second
+    lower_wins = np.where(log.outcome == FIRST_WINS, lower_first, ~lower_first)
+    tie = log.outcome == TIE
+    # 0..n_pairs-1: the lower item won; n_pairs..2n_pairs-1: the higher; then ties.
+    code = np.where(tie, 2 * n_pairs + pair, np.where(lower_wins, pair, n_pairs + pair))
+    if log.group is None:
+        codes, unit_of_row = np.unique(code, return_inverse=True)
+        multiplicity = np.bincount(unit_of_row, log.weight, codes.size)
+        unit_of_code = np.arange(codes.size)
+    else:
+        groups, unit_of_row = np.unique(log.group, return_inverse=True)
+        multiplicity = np.zeros(groups.size)
+        multiplicity[unit_of_row] = log.weight  # constant within a group
+        codes, unit_of_code = code, unit_of_row
+    tied = codes >= 2 * n_pairs
+    rows = np.concatenate([unit_of_code[~tied], unit_of_code[tied], unit_of_code[tied]])
+    columns = np.concatenate([codes[~tied], codes[tied] - 2 * n_pairs, codes[tied] - n_pairs])
+    values = np.concatenate([np.ones(int((~tied).sum())), np.full(2 * int(tied.sum()), 0.5)])
+    contributions = sparse.csr_array(
+        (values, (rows, columns)), shape=(multiplicity.size, 2 * n_pairs)
+    )
+    rounded = np.rint(multiplicity)
+    fractional = np.flatnonzero(np.abs(multiplicity - rounded) > 1e-9)
+    if fractional.size:
+        raise ComparisonLogError(
+            "the bootstrap resamples whole comparisons and needs integer weights, but a unit "
+            f"has weight {multiplicity[fractional[0]]:g}; use the Beta posterior for "
+            "fractional weights"
+        )
+    return contributions, rounded.astype(np.int64)
+
+
+def bootstrap_pair_wins(
+    log: ComparisonLog, resamples: int, rng: np.random.Generator
+) -> Iterator[NDArray[np.float64]]:
+    """Wins of the lower and the higher item of every pair in bootstrap resamples.
+
+    Parameters
+    ----------
+    log : ComparisonLog
+        Already passed through :func:`.counts.apply_policy`.
+    resamples : int
+    rng : numpy.random.Generator
+
+    Yields
+    ------
+    ndarray of float64, shape (chunk, 2, n_pairs)
+        Chunks of resamples (sizes summing to ``resamples``); ``[:, 0]`` the wins of the
+        lower item of each pair of :func:`pair_index`, ``[:, 1]`` the higher one's.
+    """
+    contributions, multiplicity = _resampling_units(log)
+    total = int(multiplicity.sum())
+    n_pairs = contributions.shape[1] // 2
+    for size in _chunk_sizes(resamples, max(len(log.items) ** 2, multiplicity.size)):
+        if total == 0:  # nothing to resample: every resample is empty too
+            yield np.zeros((size, 2, n_pairs))
+            continue
+        draws = rng.multinomial(total, multiplicity / total, size=size)
+        wins = (contributions.T @ draws.T).T
+        yield np.asarray(wins).reshape(size, 2, n_pairs)
+
+
+def posterior_pair_wins(
+    counts: PairCounts,
+    resamples: int,
+    rng: np.random.Generator,
+    prior: tuple[float, float] = (1.0, 1.0),
+) -> Iterator[NDArray[np.float64]]:
+    """Beta-posterior draws of every pair's probability, as wins out of one comparison.
+
+    Yields
+    ------
+    ndarray of float64, shape (chunk, 2, n_pairs)
+        ``[:, 0]`` the drawn ``Q[i, j]`` of each pair ``i < j``, ``[:, 1] = 1 - [:, 0]``
+        (the same layout as :func:`bootstrap_pair_wins`).
+    """
+    a, b = prior
+    if not (a > 0 and b > 0):
+        raise ValueError(f"the Beta prior needs positive parameters, got {prior}")
+    rows, cols = pair_index(len(counts.items))
+    for size in _chunk_sizes(resamples, len(counts.items) ** 2):
+        q = rng.beta(
+            a + counts.wins[rows, cols], b + counts.wins[cols, rows], size=(size, rows.size)
+        )
+        yield np.stack([q, 1.0 - q], axis=1)
+
+
+def _chunk_sizes(resamples: int, entries_per_resample: int) -> list[int]:
+    """Resamples per chunk, so that a chunk holds about :data:`CHUNK_ENTRIES` entries."""
+    if resamples < 1:
+        raise ValueError(f"resamples must be at least 1, got {resamples}")
+    chunk = max(1, CHUNK_ENTRIES // max(entries_per_resample, 1))
+    return [min(chunk, resamples - start) for start in range(0, resamples, chunk)]
+
+
+def skew_stack(pair_wins: ArrayLike, k: int) -> NDArray[np.float64]:
+    """Skew-form matrices from pair wins (layout of :func:`bootstrap_pair_wins`).
+
+    ``Q[i, j] = wins_i / (wins_i + wins_j)``, 1/2 where the pair has no comparisons.
+    """
+    wins = np.asarray(pair_wins, dtype=np.float64)
+    total = wins[:, 0] + wins[:, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        skew = np.where(total > 0, (wins[:, 0] - wins[:, 1]) / total, 0.0)
+    rows, cols = pair_index(k)
+    stack = np.zeros((wins.shape[0], k, k))
+    stack[:, rows, cols] = skew
+    stack[:, cols, rows] = -skew
+    return stack
+
+
+@dataclass(frozen=True, eq=False)
+class WinnerDistribution:
+    """Winners of matrices resampled from a log (see the module docstring).
+
+    Attributes
+    ----------
+    method : str
+        ``"bootstrap"`` or ``"posterior"``.
+    items : tuple of str
+    reported : ndarray, shape (K,)
+        The lottery whose exploitability is measured (the vNW of the log's matrix).
+    weights : ndarray, shape (B, K)
+        The certified vNW of every resampled matrix; an item is in the support when its
+        weight exceeds :data:`SUPPORT_TOL`.
+    exploitability : ndarray, shape (B,)
+        ``-min_j (reported^T P_b)_j`` for every resampled ``P_b`` (>= 0).
+    condorcet : ndarray of int64, shape (B,)
+        The Condorcet winner of every resample, -1 if none.
+    copeland : ndarray of bool, shape (B, K)
+        The Copeland winners ("wins" variant) of every resample.
+    solver_paths : dict of str to int
+        How many resamples each path of :data:`cdbandits.batched.METHODS` solved.
+    confidence : float
+        Level of the intervals.
+    """
+
+    method: str
+    items: tuple[str, ...]
+    reported: NDArray[np.float64]
+    weights: NDArray[np.float64]
+    exploitability: NDArray[np.float64]
+    condorcet: NDArray[np.int64]
+    copeland: NDArray[np.bool_]
+    solver_paths: dict[str, int]
+    confidence: float
+
+    @property
+    def resamples(self) -> int:
+        return int(self.weights.shape[0])
+
+    def _quantiles(self, values: NDArray[np.float64]) -> tuple[Any, Any]:
+        alpha = 1.0 - self.confidence
+        low, high = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=0)
+        return low, high
+
+    @property
+    def support_probability(self) -> NDArray[np.float64]:
+        """Per item: fraction of resamples whose vNW puts positive weight on it."""
+        return (self.weights > SUPPORT_TOL).mean(axis=0)
+
+    def weight_interval(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Per item: equal-tailed percentile interval of its vNW weight."""
+        return self._quantiles(self.weights)
+
+    def exploitability_bound(self) -> float:
+        """One-sided upper confidence bound of the reported lottery's exploitability.
+
+        The ``confidence`` quantile of the resampled exploitabilities: with that confidence
+        no single item beats the reported lottery by more than this (in expected duel
+        outcome; by more than half of it in probability). One-sided because the question
+        is how much the lottery could be beaten; the lower end is 0.
+        """
+        return float(np.quantile(self.exploitability, self.confidence))
+
+    @property
+    def condorcet_probability(self) -> NDArray[np.float64]:
+        """Per item: fraction of resamples in which it is the Condorcet winner."""
+        k = len(self.items)
+        return np.bincount(self.condorcet[self.condorcet >= 0], minlength=k) / self.resamples
+
+    @property
+    def condorcet_exists(self) -> float:
+        """Fraction of resamples with a Condorcet winner."""
+        return float((self.condorcet >= 0).mean())
+
+    @property
+    def copeland_probability(self) -> NDArray[np.float64]:
+        """Per item: fraction of resamples in which it is a Copeland winner."""
+        return self.copeland.mean(axis=0)
+
+    def item_table(self) -> pd.DataFrame:
+        """One row per item: reported weight, support probability, weight interval, ..."""
+        low, high = self.weight_interval()
+        return pd.DataFrame(
+            {
+                "item": list(self.items),
+                "weight": self.reported,
+                "support_probability": self.support_probability,
+                "weight_low": low,
+                "weight_high": high,
+                "weight_mean": self.weights.mean(axis=0),
+                "condorcet_probability": self.condorcet_probability,
+                "copeland_probability": self.copeland_probability,
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (items by name)."""
+        bound = self.exploitability_bound()
+        sizes = np.count_nonzero(self.weights > SUPPORT_TOL, axis=1)
+        return {
+            "method": self.method,
+            "resamples": self.resamples,
+            "confidence": self.confidence,
+            "items": self.item_table().to_dict(orient="records"),
+            "exploitability": {
+                "median": float(np.median(self.exploitability)),
+                "upper_bound": bound,
+                "best_response_probability_upper_bound": (1.0 + bound) / 2.0,
+            },
+            "condorcet_exists": self.condorcet_exists,
+            "support_size": {
+                "mean": float(sizes.mean()),
+                "counts": dict(sorted(Counter(sizes.tolist()).items())),
+            },
+            "solver_paths": self.solver_paths,
+        }
+
+
+def winner_distribution(
+    method: str,
+    items: tuple[str, ...],
+    reported: ArrayLike,
+    chunks: Iterator[NDArray[np.float64]],
+    confidence: float = 0.95,
+    progress: bool = False,
+    total: int | None = None,
+) -> WinnerDistribution:
+    """Solve every resampled matrix and collect the winners.
+
+    Parameters
+    ----------
+    method : str
+        Name of the resampling (stored).
+    items : tuple of str
+    reported : array_like, shape (K,)
+        The lottery whose exploitability is measured.
+    chunks : iterator of ndarray, shape (chunk, 2, n_pairs)
+        Resampled pair wins (:func:`bootstrap_pair_wins`, :func:`posterior_pair_wins`).
+    confidence : float, optional
+        Level of the intervals, in (0, 1).
+    progress : bool, optional
+        Show a progress bar (on stderr).
+    total : int, optional
+        Number of resamples (for the progress bar).
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    k = len(items)
+    reported = np.asarray(reported, dtype=np.float64)
+    weights, exploit, condorcet, copeland = [], [], [], []
+    paths = np.zeros(len(METHODS), dtype=np.int64)
+    with tqdm(total=total, desc=f"{method} resamples", disable=not progress, leave=False) as bar:
+        for chunk in chunks:
+            stack = skew_stack(chunk, k)
+            solved = von_neumann_winners(stack)
+            weights.append(solved.weights)
+            # Clipped at 0: min_j (w^T P)_j <= w^T P w = 0 holds exactly, up to rounding.
+            exploit.append(np.maximum(-np.einsum("i,bij->bj", reported, stack).min(axis=1), 0.0))
+            scores = (stack > 0).sum(axis=2)
+            is_condorcet = scores == k - 1
+            condorcet.append(np.where(is_condorcet.any(axis=1), is_condorcet.argmax(axis=1), -1))
+            copeland.append(scores == scores.max(axis=1, keepdims=True))
+            paths += np.bincount(solved.method, minlength=len(METHODS))
+            bar.update(stack.shape[0])
+    return WinnerDistribution(
+        method=method,
+        items=items,
+        reported=reported,
+        weights=np.concatenate(weights),
+        exploitability=np.concatenate(exploit),
+        condorcet=np.concatenate(condorcet).astype(np.int64),
+        copeland=np.concatenate(copeland),
+        solver_paths={name: int(count) for name, count in zip(METHODS, paths, strict=True)},
+        confidence=confidence,
+    )
+
+
+def resampled_distribution(
+    log: ComparisonLog,
+    method: ResamplingMethod,
+    reported: ArrayLike,
+    resamples: int,
+    rng: np.random.Generator,
+    *,
+    confidence: float = 0.95,
+    prior: tuple[float, float] = (1.0, 1.0),
+    progress: bool = False,
+) -> WinnerDistribution:
+    """:func:`winner_distribution` of the bootstrap or the posterior of a log.
+
+    Parameters
+    ----------
+    log : ComparisonLog
+        Already passed through :func:`.counts.apply_policy`.
+    method : {"bootstrap", "posterior"}
+    reported : array_like, shape (K,)
+        The lottery whose exploitability is measured.
+    resamples : int
+    rng : numpy.random.Generator
+        The only source of randomness.
+    confidence : float, optional
+    prior : (float, float), optional
+        Beta prior of the posterior.
+    progress : bool, optional
+    """
+    if method == "bootstrap":
+        chunks = bootstrap_pair_wins(log, resamples, rng)
+    elif method == "posterior":
+        chunks = posterior_pair_wins(count_pairs(log), resamples, rng, prior)
+    else:
+        raise ValueError(f"method must be one of {RESAMPLING_METHODS}, got {method!r}")
+    return winner_distribution(
+        method, log.items, reported, chunks, confidence, progress=progress, total=resamples
+    )

@@ -1,0 +1,107 @@
+import numpy as np
+import pytest
+
+from cdbandits.comparisons.counts import PairCounts, count_pairs
+from cdbandits.comparisons.coverage import coverage_check, merge_coverage, synthetic_log
+from cdbandits.comparisons.uncertainty import bootstrap_pair_wins, pair_index, winner_distribution
+from cdbandits.stats import binomial_interval
+
+# A cycle among items 0, 1, 2 (unique vNW 6/17, 5/17, 6/17) and two dominated items. Every
+# entry is at least 0.25 away from 1/2, so resamples rarely tie exactly (exact ties go to the
+# slower cvxpy path of the batched solver).
+Q = np.array(
+    [
+        [0.5, 0.8, 0.25, 0.8, 0.85],
+        [0.2, 0.5, 0.8, 0.85, 0.8],
+        [0.75, 0.2, 0.5, 0.8, 0.85],
+        [0.2, 0.15, 0.2, 0.5, 0.8],
+        [0.15, 0.2, 0.15, 0.2, 0.5],
+    ]
+)
+NOMINAL, TOLERANCE, REPLICATIONS = 0.95, 0.02, 500
+
+
+def failing_rows(table):
+    return table.loc[~table["passes"], ["method", "target", "label", "coverage"]].to_string()
+
+
+def check(**options):
+    """The coverage check at the test's size: 500 logs of 40 comparisons per pair."""
+    return coverage_check(
+        Q,
+        40,
+        np.random.default_rng(20240),
+        replications=REPLICATIONS,
+        resamples=100,
+        confidence=NOMINAL,
+        tolerance=TOLERANCE,
+        **options,
+    )
+
+
+def test_every_interval_covers_at_the_nominal_level_on_synthetic_logs():
+    table = check()
+    assert set(table["method"]) == {"bootstrap", "posterior", "binomial"}
+    assert len(table) == 2 * (5 + 1) + 10
+    assert (table["replications"] >= 500).all()
+    assert table["passes"].all(), failing_rows(table)
+    weights = table[table["target"] == "weight"]
+    np.testing.assert_allclose(weights["truth"], np.tile([6 / 17, 5 / 17, 6 / 17, 0, 0], 2))
+
+
+def one_sided_bootstrap(log, method, reported, resamples, rng, confidence):
+    """Broken: resamples only the wins of the lower item of each pair; the other side's wins
+    stay as observed, so half of the sampling noise is ignored."""
+    observed = count_pairs(log)
+    rows, cols = pair_index(len(log.items))
+
+    def chunks():
+        for chunk in bootstrap_pair_wins(log, resamples, rng):
+            chunk[:, 1] = observed.wins[cols, rows]
+            yield chunk
+
+    return winner_distribution(method, log.items, reported, chunks(), confidence)
+
+
+def test_the_check_fails_an_interval_that_ignores_one_sides_noise():
+    table = check(methods=("bootstrap",), resample=one_sided_bootstrap)
+    weights = table[table["target"] == "weight"]
+    assert not weights["passes"].all()
+    assert weights["coverage"].min() < NOMINAL - 0.1  # not a near miss
+    assert not table.loc[table["target"] == "exploitability", "passes"].any()
+
+
+def test_the_check_fails_overconfident_pair_intervals(monkeypatch):
+    def as_if_twice_the_comparisons(self, confidence=0.95, method="clopper-pearson"):
+        return binomial_interval(2 * self.wins, 2 * self.comparisons, confidence, method)
+
+    honest = coverage_check(Q, 40, np.random.default_rng(3), replications=REPLICATIONS, methods=())
+    assert honest["passes"].all(), failing_rows(honest)
+    monkeypatch.setattr(PairCounts, "intervals", as_if_twice_the_comparisons)
+    broken = coverage_check(Q, 40, np.random.default_rng(3), replications=REPLICATIONS, methods=())
+    assert not broken["passes"].any()
+
+
+def test_synthetic_logs_compare_every_pair_equally_often():
+    rng = np.random.default_rng(4)
+    counts = [count_pairs(synthetic_log(Q, 30, rng)) for _ in range(400)]
+    off = ~np.eye(5, dtype=bool)
+    assert all((c.comparisons[off] == 30).all() for c in counts)
+    mean = np.mean([c.probability_matrix() for c in counts], axis=0)
+    np.testing.assert_allclose(mean, Q, atol=0.01)
+
+
+def test_shards_add_up():
+    shards = [
+        coverage_check(Q, 20, np.random.default_rng(seed), replications=30, resamples=20)
+        for seed in (1, 2)
+    ]
+    merged = merge_coverage(shards)
+    assert (merged["replications"] == 60).all()
+    np.testing.assert_array_equal(merged["covered"], shards[0]["covered"] + shards[1]["covered"])
+    np.testing.assert_allclose(merged["coverage"], merged["covered"] / 60)
+
+
+def test_a_truth_without_a_unique_winner_is_refused():
+    with pytest.raises(ValueError, match="not certified unique"):
+        coverage_check(np.full((3, 3), 0.5), 10, np.random.default_rng(0), replications=1)

@@ -1,0 +1,202 @@
+import numpy as np
+import pytest
+from test_comparisons_records import make_log
+
+from cdbandits.batched import von_neumann_winners
+from cdbandits.comparisons import uncertainty
+from cdbandits.comparisons.counts import count_pairs
+from cdbandits.comparisons.records import (
+    FIRST_WINS,
+    SECOND_WINS,
+    TIE,
+    ComparisonLogError,
+    log_from_counts,
+)
+from cdbandits.comparisons.uncertainty import (
+    bootstrap_pair_wins,
+    pair_index,
+    posterior_pair_wins,
+    resampled_distribution,
+    skew_stack,
+)
+from cdbandits.preference import as_skew
+from cdbandits.winners import von_neumann_winner
+
+# A cycle among items 0, 1, 2 (their vNW has all three in the support), item 3 dominated.
+Q = np.array(
+    [
+        [0.5, 0.7, 0.35, 0.8],
+        [0.3, 0.5, 0.7, 0.8],
+        [0.65, 0.3, 0.5, 0.8],
+        [0.2, 0.2, 0.2, 0.5],
+    ]
+)
+
+
+def large_log(n=10**6):
+    wins = np.round(Q * n)
+    np.fill_diagonal(wins, 0)
+    return log_from_counts(["r", "p", "s", "x"], wins)
+
+
+def stacked(chunks, k):
+    return np.concatenate([skew_stack(chunk, k) for chunk in chunks])
+
+
+def test_resampling_units_add_up_to_the_counts():
+    log = make_log(
+        ["a", "b", "c"],
+        [
+            ("a", "b", FIRST_WINS),
+            ("b", "a", FIRST_WINS),
+            ("c", "b", SECOND_WINS),
+            ("a", "c", TIE),
+            ("a", "b", FIRST_WINS),
+        ],
+        weights=[2, 1, 3, 1, 4],
+    )
+    contributions, multiplicity = uncertainty._resampling_units(log)
+    totals = multiplicity @ contributions.toarray()
+    counts = count_pairs(log)
+    rows, cols = pair_index(3)
+    np.testing.assert_allclose(
+        totals, np.concatenate([counts.wins[rows, cols], counts.wins[cols, rows]])
+    )
+    assert multiplicity.sum() == 11  # comparisons, counted by weight
+
+
+def test_bootstrap_resamples_the_comparisons_around_the_counts():
+    log = log_from_counts(["a", "b", "c"], [[0, 30, 5], [10, 0, 8], [15, 12, 0]])
+    draws = np.concatenate(list(bootstrap_pair_wins(log, 4000, np.random.default_rng(1))))
+    assert np.all(draws.sum(axis=(1, 2)) == 80)  # every resample has all 80 comparisons
+    counts = count_pairs(log)
+    rows, cols = pair_index(3)
+    np.testing.assert_allclose(draws[:, 0].mean(axis=0), counts.wins[rows, cols], rtol=0.03)
+    # Multinomial: the 30 wins of a over b vary with variance 80 * p * (1 - p), p = 30/80.
+    assert draws[:, 0, 0].var() == pytest.approx(80 * 30 / 80 * 50 / 80, rel=0.1)
+
+
+def test_bootstrap_resamples_whole_groups():
+    # Two kinds of voter: 3 voters say a > b > c, 1 voter says c > b > a.
+    log = make_log(
+        ["a", "b", "c"],
+        [
+            ("a", "b", FIRST_WINS),
+            ("b", "c", FIRST_WINS),
+            ("a", "c", FIRST_WINS),
+            ("c", "b", FIRST_WINS),
+            ("b", "a", FIRST_WINS),
+            ("c", "a", FIRST_WINS),
+        ],
+        weights=[3, 3, 3, 1, 1, 1],
+        group=[0, 0, 0, 1, 1, 1],
+    )
+    draws = np.concatenate(list(bootstrap_pair_wins(log, 500, np.random.default_rng(2))))
+    majority = draws[:, 0]  # wins of the lower item of each pair: voters of the first kind
+    assert set(np.unique(majority)) <= {0.0, 1.0, 2.0, 3.0, 4.0}
+    assert np.all(majority == majority[:, :1])  # the three pairs move together
+    assert np.all(draws[:, 1] == 4 - majority)
+
+
+def test_fractional_weights_go_to_the_posterior_only():
+    log = make_log(["a", "b"], [("a", "b", FIRST_WINS)], weights=[0.5])
+    with pytest.raises(ComparisonLogError, match="needs integer weights"):
+        next(bootstrap_pair_wins(log, 10, np.random.default_rng(0)))
+    draws = next(posterior_pair_wins(count_pairs(log), 10, np.random.default_rng(0)))
+    assert draws.shape == (10, 2, 1)
+
+
+def test_posterior_moments_and_the_prior_for_pairs_never_compared():
+    counts = count_pairs(log_from_counts(["a", "b", "c"], [[0, 7, 0], [3, 0, 0], [0, 0, 0]]))
+    draws = np.concatenate(
+        list(posterior_pair_wins(counts, 20000, np.random.default_rng(3), prior=(2.0, 1.0)))
+    )
+    # a vs b: Beta(2 + 7, 1 + 3); a vs c and b vs c: the prior Beta(2, 1).
+    assert draws[:, 0, 0].mean() == pytest.approx(9 / 13, abs=0.005)
+    assert draws[:, 0, 1].mean() == pytest.approx(2 / 3, abs=0.005)
+    assert draws[:, 0, 1].var() == pytest.approx(2 * 1 / (3**2 * 4), rel=0.05)
+    np.testing.assert_allclose(draws[:, 1], 1 - draws[:, 0])
+    with pytest.raises(ValueError, match="positive parameters"):
+        next(posterior_pair_wins(counts, 1, np.random.default_rng(0), prior=(0, 1)))
+
+
+def test_skew_stack_builds_valid_matrices_with_half_for_empty_pairs():
+    stack = skew_stack(np.array([[[3.0, 0.0, 1.0], [1.0, 0.0, 1.0]]]), 3)
+    as_skew(stack[0], "skew")
+    assert stack[0].tolist() == [[0, 0.5, 0], [-0.5, 0, 0], [0, 0, 0]]
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "posterior"])
+def test_a_large_log_pins_the_winner_down(method):
+    truth = von_neumann_winner(2 * Q - 1).weights
+    log = large_log()
+    reported = von_neumann_winners(count_pairs(log).skew_matrix()[None]).weights[0]
+    dist = resampled_distribution(log, method, reported, 300, np.random.default_rng(4))
+    assert dist.support_probability.tolist() == [1, 1, 1, 0]
+    low, high = dist.weight_interval()
+    assert np.all(low <= truth + 1e-9) and np.all(truth <= high + 1e-9)
+    assert np.all(high - low < 0.01)
+    assert dist.exploitability_bound() < 0.005
+    assert dist.condorcet_exists == 0.0
+    assert dist.copeland_probability.tolist() == [1, 1, 1, 0]  # a three-way Copeland tie
+
+
+def test_every_resampled_winner_is_certified_against_its_matrix():
+    log = log_from_counts(["a", "b", "c", "d"], np.round(Q * 20) * (1 - np.eye(4)))
+    rng = np.random.default_rng(5)
+    stack = stacked(bootstrap_pair_wins(log, 50, rng), 4)
+    reported = np.array([0.4, 0.3, 0.3, 0.0])
+    rng = np.random.default_rng(5)
+    dist = resampled_distribution(log, "bootstrap", reported, 50, rng)
+    for matrix, weights, gap in zip(stack, dist.weights, dist.exploitability, strict=True):
+        assert (weights @ matrix).min() >= -1e-9
+        reference = von_neumann_winner(matrix)
+        assert abs(reference.exploitability) <= 1e-9
+        assert gap == pytest.approx(max(-(reported @ matrix).min(), 0.0))
+    scores = (stack > 0).sum(axis=2)
+    np.testing.assert_array_equal(dist.copeland, scores == scores.max(axis=1, keepdims=True))
+    expected = [int(np.flatnonzero(row == 3)[0]) if (row == 3).any() else -1 for row in scores]
+    assert dist.condorcet.tolist() == expected
+
+
+def test_a_resample_without_comparisons_is_all_ties_and_everyone_is_in_the_support():
+    empty = np.zeros((1, 2, 6))  # one resample, no wins for any of the 6 pairs of 4 items
+    dist = uncertainty.winner_distribution(
+        "bootstrap", ("a", "b", "c", "d"), np.full(4, 0.25), iter([empty])
+    )
+    assert dist.support_probability.tolist() == [1, 1, 1, 1]
+    assert dist.exploitability.tolist() == [0.0]
+    assert dist.copeland_probability.tolist() == [1, 1, 1, 1]
+
+
+def test_same_generator_same_bytes_and_chunking_only_splits_the_work(monkeypatch):
+    log = log_from_counts(["a", "b", "c", "d"], np.round(Q * 30) * (1 - np.eye(4)))
+    reported = np.full(4, 0.25)
+    one = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
+    two = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
+    assert one.weights.tobytes() == two.weights.tobytes()
+    monkeypatch.setattr(uncertainty, "CHUNK_ENTRIES", 16 * 7)  # 7 resamples per chunk
+    chunked = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
+    assert chunked.weights.shape == (40, 4)
+    assert sum(chunked.solver_paths.values()) == 40
+
+
+def test_summary_table_and_dict():
+    log = large_log(10**4)
+    dist = resampled_distribution(
+        log, "bootstrap", np.full(4, 0.25), 30, np.random.default_rng(7), confidence=0.9
+    )
+    table = dist.item_table()
+    assert list(table["item"]) == ["r", "p", "s", "x"]
+    summary = dist.to_dict()
+    assert summary["resamples"] == 30 and summary["confidence"] == 0.9
+    assert summary["exploitability"]["upper_bound"] == pytest.approx(
+        np.quantile(dist.exploitability, 0.9)
+    )
+    assert sum(summary["support_size"]["counts"].values()) == 30
+    with pytest.raises(ValueError, match="confidence"):
+        resampled_distribution(
+            log, "bootstrap", np.full(4, 0.25), 3, np.random.default_rng(0), confidence=1.0
+        )
+    with pytest.raises(ValueError, match="method must be one of"):
+        resampled_distribution(log, "jackknife", np.full(4, 0.25), 3, np.random.default_rng(0))
