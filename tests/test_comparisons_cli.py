@@ -1,4 +1,3 @@
-import argparse
 import json
 import re
 import subprocess
@@ -7,7 +6,7 @@ import sys
 import pytest
 
 from cdbandits import cli as main_cli
-from cdbandits.comparisons import analysis, cli
+from cdbandits.comparisons import analysis
 from cdbandits.winners import CertificationError
 
 CYCLE = "first,second,outcome\n" + (
@@ -25,7 +24,8 @@ CYCLE = "first,second,outcome\n" + (
 
 
 def run(capsys, *argv):
-    status = cli.main([*argv])
+    """``cdbandits winners --pairs ...`` through the main command line, as users run it."""
+    status = main_cli.main(["winners", *argv])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
@@ -192,18 +192,15 @@ def test_trec_dl_one_topic_as_a_new_user_runs_it(capsys, data_mirror):
     assert "== context 253263: 5 items, 30 comparisons, 10 of 10 pairs compared ==" in out
 
 
-def test_the_options_fit_the_winners_command_of_the_main_cli():
-    parser = main_cli._parser()
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    winners = subparsers.choices["winners"]
-    for action in winners._actions:
-        if not action.option_strings and action.dest == "path":
-            action.nargs = "?"  # what the integration does: the matrix file becomes optional
-    cli.add_pairs_arguments(winners)  # raises on a clashing option name
-    arguments = parser.parse_args(["winners", "--pairs", "log.csv", "--json", "--top", "5"])
-    assert arguments.pairs == ["log.csv"] and arguments.json and arguments.path is None
-    arguments.path = "matrix.csv"
-    assert cli.run_pairs(arguments) == 2  # a matrix file and --pairs together
+def test_the_winners_command_takes_a_log_or_a_matrix_not_both(tmp_path, capsys):
+    path = tmp_path / "cycle.csv"
+    path.write_text(CYCLE)
+    arguments = main_cli._parser().parse_args(["winners", "--pairs", str(path), "--top", "5"])
+    assert arguments.pairs == [str(path)] and arguments.path is None
+    assert main_cli.main(["winners", str(path), "--pairs", str(path)]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main_cli.main(["winners"]) == 2
+    assert "give a matrix file or --pairs LOG" in capsys.readouterr().err
 
 
 def test_module_entry_point(tmp_path):

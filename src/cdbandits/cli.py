@@ -1,9 +1,10 @@
-"""Command line: ``cdbandits winners PATH [--json]``.
+"""Command line: ``cdbandits winners PATH [--json]`` and ``cdbandits winners --pairs LOG``.
 
 Prints every winner notion of a preference matrix stored in a file (see
-:mod:`cdbandits.matrix_io` for the formats). Arms are 0-based. Exit status 0 on success,
-2 for invalid arguments or input (the message names the file and the line or entry), 3 when
-the LP fails or its answer cannot be certified.
+:mod:`cdbandits.matrix_io` for the formats), or the certified von Neumann winner of a log of
+pairwise comparisons with its uncertainty (see :mod:`cdbandits.comparisons.cli`). Arms are
+0-based. Exit status 0 on success, 2 for invalid arguments or input (the message names the
+file and the line or entry), 3 when the LP fails or its answer cannot be certified.
 
 The module imports only the standard library at the top; everything else is imported by
 the command that needs it, so ``cdbandits --help`` and argument errors stay fast.
@@ -61,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
             "Exit status 0 on success, 2 for invalid input, 3 when the LP fails."
         ),
     )
-    winners.add_argument("path", help="matrix file")
+    winners.add_argument(
+        "path", nargs="?", help="matrix file (or give a comparison log with --pairs)"
+    )
     winners.add_argument("--json", action="store_true", help="print JSON instead of text")
     winners.add_argument(
         "--convention",
@@ -80,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
         default=SYMMETRY_TOL,
         help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
     )
+    from .comparisons.cli import add_pairs_arguments
+
+    add_pairs_arguments(winners)
     return parser
 
 
@@ -160,6 +166,16 @@ def _format_text(result: dict[str, Any], path: str) -> str:
 
 
 def _winners(arguments: argparse.Namespace) -> int:
+    if arguments.pairs is not None:
+        if arguments.path is not None:
+            print("cdbandits winners: give a matrix file or --pairs LOG, not both", file=sys.stderr)
+            return EXIT_INVALID_INPUT
+        from .comparisons.cli import run_pairs
+
+        return run_pairs(arguments)
+    if arguments.path is None:
+        print("cdbandits winners: give a matrix file or --pairs LOG", file=sys.stderr)
+        return EXIT_INVALID_INPUT
     try:
         P, convention = _read_input(arguments)
     except _input_errors() as error:
