@@ -1,4 +1,4 @@
-"""Figures 1-4 of Appendices A and B, drawn from the tables of :mod:`cdbandits.appendix`.
+"""What the appendix draws: Figures 1-4 of Appendices A and B, from the workflow's tables.
 
 Every function takes per-click-model tables (as written by the workflow) and returns a
 matplotlib figure with a title, a caption-like subtitle saying what is shown and how it was
@@ -11,15 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
+from ...plotting import pyplot, title_and_caption
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "FIGURE_NAMES",
@@ -62,9 +61,11 @@ def _interval_text(confidence: float, interval: str) -> str:
     return f"shaded: {100 * confidence:g}% {interval.replace('-', '–').title()} intervals"
 
 
-def _caption(figure: Figure, title: str, caption: str) -> None:
-    figure.suptitle(title, fontsize=13, fontweight="bold", y=1.0)
-    figure.text(0.5, 0.955, caption, ha="center", va="top", fontsize=9, wrap=True, color="#333333")
+def _percent(decimals: int | None = None) -> Any:
+    """A y-axis formatter writing shares (0-1) as percentages."""
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=decimals)
 
 
 def _model_label(model: str, paper_model: str) -> str:
@@ -83,7 +84,7 @@ def plot_condorcet_probability(
     Parameters
     ----------
     per_k : mapping of str to pandas.DataFrame
-        Per click model, the table of :func:`cdbandits.appendix.per_k_table`.
+        Per click model, the table of :func:`.tables.per_k_table`.
     paper_model : str, optional
         The click model the paper used (marked in the legend).
     confidence, interval : float, str, optional
@@ -93,7 +94,7 @@ def plot_condorcet_probability(
     -------
     matplotlib.figure.Figure
     """
-    figure, axes = plt.subplots(figsize=(8, 5.2))
+    figure, axes = pyplot().subplots(figsize=(8, 5.2))
     for index, (model, table) in enumerate(per_k.items()):
         axes.plot(
             table["K"],
@@ -112,11 +113,11 @@ def plot_condorcet_probability(
         )
     axes.set_xlabel("K, number of rankers in the sub-matrix")
     axes.set_ylabel("sub-matrices with a Condorcet winner")
-    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.yaxis.set_major_formatter(_percent())
     axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)
     axes.legend(title="click model", loc="lower left")
-    _caption(
+    title_and_caption(
         figure,
         "Fig. 1: how often a K-ranker sub-matrix has a Condorcet winner",
         "Share of K-ranker sub-matrices of the 136-ranker MSLR preference matrices in which one "
@@ -140,7 +141,7 @@ def plot_copeland_in_support(
     Parameters
     ----------
     per_k : mapping of str to pandas.DataFrame
-        Per click model, the table of :func:`cdbandits.appendix.per_k_table`.
+        Per click model, the table of :func:`.tables.per_k_table`.
     paper_model : str, optional
         The click model the paper used (marked in the legend).
     variant : str, optional
@@ -152,7 +153,7 @@ def plot_copeland_in_support(
     -------
     matplotlib.figure.Figure
     """
-    figure, axes = plt.subplots(figsize=(8, 5.2))
+    figure, axes = pyplot().subplots(figsize=(8, 5.2))
     lowest = 1.0
     for index, (model, table) in enumerate(per_k.items()):
         colour = _colour(index)
@@ -183,11 +184,11 @@ def plot_copeland_in_support(
         lowest = min(lowest, float(table["fraction_all_copeland_in_support_low"].min()))
     axes.set_xlabel("K, number of rankers in the sub-matrix")
     axes.set_ylabel("sub-matrices whose von Neumann support\ncontains the Copeland winners")
-    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.yaxis.set_major_formatter(_percent())
     axes.set_ylim(max(0.0, lowest - 0.02), 1.005)
     axes.grid(alpha=0.3)
     axes.legend(loc="lower left", fontsize=8)
-    _caption(
+    title_and_caption(
         figure,
         "Fig. 2: how often the von Neumann support contains the Copeland winners",
         "Solid: all Copeland winners have positive von Neumann weight; dashed: at least one "
@@ -209,7 +210,7 @@ def plot_copeland_loss_bubbles(
     Parameters
     ----------
     loss_tables : mapping of str to pandas.DataFrame
-        Per click model, :func:`cdbandits.appendix.distribution_table` of
+        Per click model, :func:`.tables.distribution_table` of
         ``"max_copeland_loss"``.
     paper_model : str, optional
         The click model the paper used (shown first).
@@ -221,7 +222,7 @@ def plot_copeland_loss_bubbles(
     matplotlib.figure.Figure
     """
     models = list(loss_tables)
-    figure, axes = plt.subplots(
+    figure, axes = pyplot().subplots(
         1, len(models), figsize=(5.2 * len(models), 5.4), sharey=True, squeeze=False
     )
     full_area = 150.0
@@ -276,7 +277,7 @@ def plot_copeland_loss_bubbles(
             label=f"{share:.0%} of the K-ranker sub-matrices",
         )
     axes[0, -1].legend(loc="upper left", fontsize=8, labelspacing=1.2, borderpad=0.9)
-    _caption(
+    title_and_caption(
         figure,
         "Fig. 3: largest Copeland loss among the arms in the von Neumann support",
         "Bubble at (K, M): the share of K-ranker sub-matrices in which the largest Copeland loss "
@@ -306,7 +307,7 @@ def plot_support_sizes(
     Parameters
     ----------
     support_tables : mapping of str to pandas.DataFrame
-        Per click model, :func:`cdbandits.appendix.distribution_table` of
+        Per click model, :func:`.tables.distribution_table` of
         ``"support_size"``.
     paper_model : str, optional
         The click model the paper used (shown first).
@@ -320,7 +321,7 @@ def plot_support_sizes(
     matplotlib.figure.Figure
     """
     models = list(support_tables)
-    figure, axes = plt.subplots(
+    figure, axes = pyplot().subplots(
         2,
         len(models),
         figsize=(5.2 * len(models), 7.8),
@@ -356,10 +357,10 @@ def plot_support_sizes(
                 )
                 rare_top = max(rare_top, float(rows["fraction_high"].max()))
         top.set_title(_model_label(model, paper_model), fontsize=11)
-        top.yaxis.set_major_formatter(PercentFormatter(1.0))
+        top.yaxis.set_major_formatter(_percent())
         top.set_ylim(-0.02, 1.02)
         top.grid(alpha=0.3)
-        bottom.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=2))
+        bottom.yaxis.set_major_formatter(_percent(decimals=2))
         bottom.set_xlabel("K, number of rankers in the sub-matrix")
         bottom.grid(alpha=0.3)
     axes[1, 0].set_ylim(0, max(rare_top * 1.1, 1e-4))
@@ -368,7 +369,7 @@ def plot_support_sizes(
     axes[0, 0].legend(loc="center left", fontsize=8)
     if any(size >= rare_from for size in sizes):
         axes[1, 0].legend(loc="upper left", fontsize=8)
-    _caption(
+    title_and_caption(
         figure,
         "Fig. 4: size of the von Neumann winner's support",
         "Share of K-ranker sub-matrices whose von Neumann winner puts positive probability on "
