@@ -9,7 +9,7 @@ from appendix_helpers import CYCLE_AND_LOSER, counts_of, random_skew
 from cdbandits.experiments.appendix.counts import AppendixCounts
 from cdbandits.experiments.appendix.experiments import run_shard
 from cdbandits.experiments.appendix.sampling import SamplingPlan
-from cdbandits.experiments.appendix.tables import distribution_table, per_k_table
+from cdbandits.experiments.appendix.tables import distribution_table, per_k_table, summary_tables
 from cdbandits.stats import binomial_interval
 
 
@@ -45,3 +45,18 @@ def test_distribution_table_fills_zero_counts():
     assert table.groupby("K")["count"].sum().tolist() == [300, 300]
     with pytest.raises(ValueError, match="statistic must be"):
         distribution_table(counts, "weights")
+
+
+def test_zero_counts_get_the_one_sided_upper_bound_and_the_papers_sizes_a_row():
+    P = random_skew(np.random.default_rng(4), 8)
+    counts = run_shard(P, SamplingPlan("random", 8, (2, 3), 500, 5))
+    table = distribution_table(counts, "support_size", include=(5,))
+    assert sorted(set(table["support_size"])) == [1, 2, 3, 4, 5]
+    never = table[table["support_size"] == 5]
+    assert (never["count"] == 0).all()
+    np.testing.assert_allclose(never["fraction_upper_bound"], 1 - 0.05 ** (1 / 500), rtol=1e-9)
+    # one-sided: below the two-sided interval's upper end, which leaves only 2.5% above it
+    assert (never["fraction_upper_bound"] < never["fraction_high"]).all()
+    tables = summary_tables(counts)
+    assert list(tables) == ["per_k", "support_size", "max_copeland_loss"]
+    assert tables["support_size"].equals(table)

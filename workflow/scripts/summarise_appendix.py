@@ -1,7 +1,7 @@
 from cdbandits.experiments.appendix.counts import merge_counts, read_counts
 from cdbandits.experiments.appendix.experiments import sampled_matrix
 from cdbandits.experiments.appendix.settings import IntervalSettings, SamplingSettings
-from cdbandits.experiments.appendix.tables import distribution_table, per_k_table
+from cdbandits.experiments.appendix.tables import summary_tables
 from cdbandits.files import write_csv, write_json
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
@@ -13,9 +13,8 @@ with log_to_file(snakemake.log[0]) as log:
     _, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
     counts = merge_counts([read_counts(path) for path in snakemake.input.shards])
     counts.check_covers(plan)
-    write_csv(snakemake.output.per_k, per_k_table(counts, intervals.confidence, intervals.method))
-    for name in ("support_size", "max_copeland_loss"):
-        table = distribution_table(counts, name, intervals.confidence, intervals.method)
+    tables = summary_tables(counts, intervals.confidence, intervals.method)
+    for name, table in tables.items():
         write_csv(snakemake.output[name], table)
     totals = counts.totals()
     log.info("%s: %s", model, totals)
