@@ -45,6 +45,59 @@ def test_claims_report_failures_as_failing():
         appendix_claims({"informational": good}, clone_ks=[5], paper_model="perfect")
 
 
+def test_the_revised_and_added_readings_say_so():
+    notes = {claim.name: claim.note for claim in CLAIMS}
+    assert notes["all_copeland_slightly_lower_and_k_dependent"].startswith("revised (issue 16)")
+    assert notes["support_has_low_copeland_loss"].startswith("kept (issue 16)")
+    assert notes["support_has_low_copeland_loss_relative_to_k"].startswith("added (issue 16)")
+    n = 400_000
+    counts = synthetic_counts("informational", 0, {2: n, 50: n // 4, 100: n // 5, 136: 0})
+    rows = appendix_claims({"informational": counts}, clone_ks=[5]).set_index("claim")
+    assert (
+        rows.loc["support_has_low_copeland_loss", "reading_note"]
+        == notes["support_has_low_copeland_loss"]
+    )
+    assert "reading_note" in claims_markdown(rows.reset_index()).splitlines()[0]
+
+
+def slightly_counts(every_by_k: dict[int, int], n: int = 100_000):
+    per_k = {k: k_counts(k, n, condorcet=n, all_copeland=every) for k, every in every_by_k.items()}
+    return appendix_counts("m", per_k)
+
+
+@pytest.mark.parametrize(
+    ("every_by_k", "holds", "why"),
+    [
+        ({2: 99_990, 50: 98_000}, True, "pooled 98.995%: 0.9 points below 99.9%"),
+        ({2: 99_990, 50: 90_000}, False, "pooled 94.995%: lower, but not slightly"),
+        ({2: 99_950, 50: 99_950}, False, "slightly lower, but the same for every K"),
+        ({2: 100_000, 50: 99_960}, False, "99.98% is not lower than 99.9%"),
+    ],
+)
+def test_slightly_lower_is_checked_as_within_one_point(every_by_k, holds, why):
+    claim = next(c for c in CLAIMS if c.name == "all_copeland_slightly_lower_and_k_dependent")
+    row = evaluate_claim(claim, slightly_counts(every_by_k), 0.95, "clopper-pearson")
+    assert row["holds"] is holds, why
+    assert "points below 99.9% ('slightly': at most 1)" in row["value_text"]
+
+
+def test_the_relative_loss_reading_grows_with_k():
+    absolute = next(c for c in CLAIMS if c.name == "support_has_low_copeland_loss")
+    relative = next(c for c in CLAIMS if c.name == "support_has_low_copeland_loss_relative_to_k")
+    # K = 136: a largest loss of 3 is within 10% of 135 (13.5), not within the absolute 2.
+    large = appendix_counts(
+        "m", {136: k_counts(136, 1000, condorcet=0, max_copeland_loss={0: 50, 3: 900, 14: 50})}
+    )
+    assert not evaluate_claim(absolute, large, 0.95, "wilson")["holds"]
+    row = evaluate_claim(relative, large, 0.95, "wilson")
+    assert row["holds"] and row["value"] == 0.95  # 14 > 13.5 does not count
+    # K = 11: 10% of K - 1 is exactly 1 (exact arithmetic: a loss of 1 counts, 2 does not).
+    small = appendix_counts(
+        "m", {11: k_counts(11, 1000, condorcet=0, max_copeland_loss={1: 950, 2: 50})}
+    )
+    assert evaluate_claim(relative, small, 0.95, "wilson")["value"] == 0.95
+
+
 def test_every_claim_is_declared_once_with_the_papers_words():
     names = [claim.name for claim in CLAIMS]
     assert len(names) == len(set(names))

@@ -1,7 +1,8 @@
 # Appendices A and B at the paper's scale (issue 3): random K-ranker sub-matrices of each
 # click model's preference matrix, their certified von Neumann winners (batched solver),
-# a verification against the cvxpy reference, per-K statistics, the claims table,
-# Figures 1-4 and the notebook. Library: cdbandits.experiments.appendix.
+# a verification against the cvxpy reference, per-K statistics, the claims table and its
+# K-grid sensitivity, the README's account (results/appendix/readme.md), Figures 1-4 and
+# the notebook. Library: cdbandits.experiments.appendix.
 
 
 include: "appendix_common.smk"
@@ -166,6 +167,70 @@ rule tabulate_appendix_claims:
         "../scripts/tabulate_appendix_claims.py"
 
 
+rule tabulate_appendix_k_grid:
+    input:
+        counts=rules.tabulate_appendix_claims.input.counts,
+        library=library("experiments.appendix.k_grid", "files", "workflow.jobs"),
+    output:
+        table=report(
+            "results/appendix/k_grid.csv",
+            caption="../report/appendix/k_grid.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+        markdown=report(
+            "results/appendix/k_grid.md",
+            caption="../report/appendix/k_grid.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+    params:
+        click_models=APPENDIX_MODELS,
+        paper_click_model=APPENDIX_PAPER_MODEL,
+        intervals=APPENDIX_INTERVALS,
+    log:
+        "results/logs/tabulate_appendix_k_grid.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/tabulate_appendix_k_grid.py"
+
+
+rule write_appendix_readme:
+    input:
+        claims=rules.tabulate_appendix_claims.output.table,
+        k_grid=rules.tabulate_appendix_k_grid.output.table,
+        per_k=expand(rules.summarise_appendix.output.per_k, click_model=APPENDIX_MODELS),
+        verification=expand(rules.verify_appendix.output.summary, click_model=APPENDIX_MODELS),
+        library=library("experiments.appendix.readme", "files", "workflow.jobs"),
+    output:
+        readme=report(
+            "results/appendix/readme.md",
+            caption="../report/appendix/readme.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+    params:
+        click_models=APPENDIX_MODELS,
+        paper_click_model=APPENDIX_PAPER_MODEL,
+        variant=APPENDIX_COUNTING["copeland_variant"],
+        intervals=APPENDIX_INTERVALS,
+    log:
+        "results/logs/write_appendix_readme.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/write_appendix_readme.py"
+
+
 rule plot_appendix_figures:
     input:
         per_k=expand(rules.summarise_appendix.output.per_k, click_model=APPENDIX_MODELS),
@@ -211,6 +276,7 @@ rule execute_appendix_notebook:
         max_copeland_loss=rules.plot_appendix_figures.input.max_copeland_loss,
         verification=expand(rules.verify_appendix.output.summary, click_model=APPENDIX_MODELS),
         claims=rules.tabulate_appendix_claims.output.table,
+        k_grid=rules.tabulate_appendix_k_grid.output.table,
         figures=[rules.plot_appendix_figures.output[name][0] for name in APPENDIX_FIGURE_NAMES],
         library=library("workflow.notebooks", "files", "workflow.jobs"),
     output:
@@ -241,5 +307,7 @@ rule appendix:
         expand(rules.summarise_appendix.output, click_model=APPENDIX_MODELS),
         expand(rules.verify_appendix.output, click_model=APPENDIX_MODELS),
         rules.tabulate_appendix_claims.output,
+        rules.tabulate_appendix_k_grid.output,
+        rules.write_appendix_readme.output,
         rules.plot_appendix_figures.output,
         rules.execute_appendix_notebook.output,

@@ -1,5 +1,5 @@
 from cdbandits.experiments.appendix.claims import appendix_claims, claims_markdown
-from cdbandits.experiments.appendix.counts import read_counts
+from cdbandits.experiments.appendix.counts import read_model_counts
 from cdbandits.experiments.appendix.settings import IntervalSettings
 from cdbandits.files import write_csv, write_json, write_text
 from cdbandits.workflow.jobs import log_to_file, run_metadata
@@ -7,10 +7,7 @@ from cdbandits.workflow.jobs import log_to_file, run_metadata
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
     intervals = IntervalSettings.from_config(params.intervals)
-    counts = {
-        model: read_counts(path)
-        for model, path in zip(params.click_models, snakemake.input.counts, strict=True)
-    }
+    counts = read_model_counts(params.click_models, snakemake.input.counts)
     claims = appendix_claims(
         counts,
         params.clone_ks,

@@ -13,10 +13,12 @@ winner (vNW) relates to the Copeland winners (Appendix B, Figs. 2-4). The rooms:
 * :mod:`.experiments`: what runs: sample, solve (:mod:`cdbandits.batched`) and count a shard;
 * :mod:`.tables`: what is summarised: per-K proportions and distributions with intervals;
 * :mod:`.claims`: every quantitative claim of the appendices, declared as data, decided by
-  the criteria of :mod:`.criteria`;
-  :mod:`.worked_examples`: the claims about the paper's two worked examples;
+  the criteria of :mod:`.criteria`, with the paper's numbers and our readings of its words
+  in :mod:`.readings`; :mod:`.worked_examples`: the claims about the paper's two worked
+  examples; :mod:`.k_grid`: on which grids K = 2...K_max each claim holds;
 * :mod:`.verification`: the batched solver re-checked against the cvxpy reference;
-* :mod:`.figures`: what is drawn: Figures 1-4.
+* :mod:`.figures`: what is drawn: Figures 1-4;
+* :mod:`.readme`: the README's account of all this, written from the tables.
 """
 
 __all__ = [
@@ -25,7 +27,10 @@ __all__ = [
     "criteria",
     "experiments",
     "figures",
+    "k_grid",
     "kernels",
+    "readings",
+    "readme",
     "sampling",
     "settings",
     "tables",

@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...stats import IntervalMethod
@@ -27,11 +26,22 @@ from .criteria import (
     Criterion,
     DecreasingInK,
     FallsBelowEarly,
-    LowerThanAndVarying,
     NoneAmong,
     PooledShare,
+    SlightlyBelowAndVarying,
     Statistic,
 )
+from .readings import (
+    LOSS_SHARE_OF_K,
+    MAJORITY,
+    PAPER_LARGEST_SUPPORT,
+    PAPER_MATRICES,
+    PAPER_SOME_COPELAND,
+    PAPER_SUPPORT_5,
+    RAPID_HALF,
+    SLIGHTLY,
+)
+from .tables import markdown_table
 from .worked_examples import example_claims
 
 __all__ = [
@@ -52,6 +62,7 @@ CLAIM_COLUMNS = (
     "click_model",
     "paper_setting",
     "criterion",
+    "reading_note",
     "value",
     "ci_low",
     "ci_high",
@@ -59,11 +70,6 @@ CLAIM_COLUMNS = (
     "holds",
     "ci_agrees",
 )
-
-#: Our reading of the paper's words for proportions it does not quantify.
-MAJORITY = 0.9
-#: "Drops rapidly": below one half before K reaches half of the rankers.
-RAPID_HALF = 0.5
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,14 @@ class Claim:
         What decides the claim.
     detail : callable, optional
         A claim-specific addition to the value text, from the counts.
+    note : str, optional
+        When and why the reading changed (the ``reading_note`` column).
+    quantitative : bool, optional
+        The paper gives a number (99.9%, 0.03%, 5 arms); the K-grid table asks where these
+        hold together.
+    on_grid : Criterion, optional
+        The criterion of the K-grid table, if not ``criterion`` (a part of the reading that
+        is about the sample size, not the grid, is left out).
     """
 
     name: str
@@ -95,6 +109,9 @@ class Claim:
     statistic: Statistic
     criterion: Criterion
     detail: Callable[[AppendixCounts], str] | None = None
+    note: str = ""
+    quantitative: bool = False
+    on_grid: Criterion | None = None
 
 
 def _pooled_histogram(counts: AppendixCounts, attribute: str) -> dict[int, int]:
@@ -141,11 +158,19 @@ LOSS_AT_MOST_2 = Statistic(
     "have a largest Copeland loss in the support of at most 2",
     lambda c: sum(n for loss, n in c.max_copeland_loss.items() if loss <= 2),
 )
+LOSS_WITHIN_SHARE_OF_K = Statistic(
+    "max_copeland_loss_within_share_of_k",
+    f"max loss <= {float(LOSS_SHARE_OF_K):.0%} of K-1",
+    f"have a largest Copeland loss in the support of at most {float(LOSS_SHARE_OF_K):.0%} of K - 1",
+    lambda c: sum(
+        n for loss, n in c.max_copeland_loss.items() if loss <= LOSS_SHARE_OF_K * (c.k - 1)
+    ),
+)
 SUPPORT_ABOVE_5 = Statistic(
     "support_larger_than_5",
     "support > 5",
     "have support > 5",
-    lambda c: sum(n for size, n in c.support_size.items() if size > 5),
+    lambda c: sum(n for size, n in c.support_size.items() if size > PAPER_LARGEST_SUPPORT),
 )
 SUPPORT_5 = Statistic(
     "support_5", "support 5", "have support size 5", lambda c: c.support_size.get(5, 0)
@@ -183,9 +208,10 @@ CLAIMS: tuple[Claim, ...] = (
         "Appendix B",
         "in over 99.9% of the examples, the von Neumann winner contained at least one "
         "Copeland winner",
-        "fraction of all sampled matrices > 99.9%",
+        f"fraction of all sampled matrices > {PAPER_SOME_COPELAND:.1%}",
         SOME_COPELAND,
-        PooledShare(0.999),
+        PooledShare(PAPER_SOME_COPELAND),
+        quantitative=True,
     ),
     Claim(
         "all_copeland_winners_in_support",
@@ -198,15 +224,19 @@ CLAIMS: tuple[Claim, ...] = (
         PooledShare(MAJORITY),
     ),
     Claim(
-        "all_copeland_lower_and_k_dependent",
+        "all_copeland_slightly_lower_and_k_dependent",
         "Appendix B, Fig. 2",
         "the percentage [with all Copeland winners in the support] is slightly lower than "
         "[99.9%] and dependent on the number of arms",
-        "pooled fraction with all Copeland winners < pooled fraction with at least one, and "
-        "the per-K fractions differ (lowest and highest K have disjoint confidence intervals "
-        "for ci_agrees)",
+        "pooled fraction with all Copeland winners < pooled fraction with at least one and, "
+        "our reading of 'slightly', at most {within_points:g} percentage point below "
+        "{reference:.1%}; and the per-K fractions differ (for ci_agrees: the pooled interval "
+        "within that range, lowest and highest K with disjoint intervals)",
         ALL_COPELAND,
-        LowerThanAndVarying(SOME_COPELAND),
+        SlightlyBelowAndVarying(SOME_COPELAND, PAPER_SOME_COPELAND, SLIGHTLY),
+        note="revised (issue 16): the earlier reading checked only 'lower' (than the share "
+        "with at least one Copeland winner), which any share passes; the word 'slightly' is "
+        "now checked too, as at most one percentage point below 99.9%",
     ),
     Claim(
         "support_has_low_copeland_loss",
@@ -218,25 +248,44 @@ CLAIMS: tuple[Claim, ...] = (
         LOSS_AT_MOST_2,
         PooledShare(MAJORITY),
         _loss_shares,
+        note="kept (issue 16), with the relative reading of the next row: a fixed bound of 2 "
+        "ignores that the possible loss, K - 1, grows with K",
+    ),
+    Claim(
+        "support_has_low_copeland_loss_relative_to_k",
+        "Appendix B, Fig. 3",
+        "the arms in the support of the von Neumann winner tend to have high Copeland scores "
+        "(or equivalently, low Copeland losses)",
+        f"our relative reading: the largest Copeland loss in the support is at most "
+        f"{float(LOSS_SHARE_OF_K):.0%} of the K - 1 possible in > {MAJORITY:.0%} of all sampled "
+        f"matrices",
+        LOSS_WITHIN_SHARE_OF_K,
+        PooledShare(MAJORITY),
+        note="added (issue 16): a bound that grows with K, reported next to the absolute "
+        "reading of the previous row",
     ),
     Claim(
         "no_support_larger_than_5",
         "Appendix B, Fig. 4",
         "among the over a million preference matrices sampled ..., not a single one had a "
         "von Neumann winner that assigned non-zero probability to more than 5 arms",
-        "no sampled matrix has a support larger than 5, among over 1,000,000",
+        f"no sampled matrix has a support larger than {PAPER_LARGEST_SUPPORT}, among over "
+        f"{PAPER_MATRICES:,}",
         SUPPORT_ABOVE_5,
-        NoneAmong(1_000_000),
+        NoneAmong(PAPER_MATRICES),
         _largest_support,
+        quantitative=True,
+        on_grid=NoneAmong(0),
     ),
     Claim(
         "support_5_rare",
         "Appendix B, Fig. 4",
         "fewer than 0.03% of preference matrices had von Neumann winners whose support "
         "contains 5 arms",
-        "fraction of all sampled matrices with support size 5 < 0.03%",
+        f"fraction of all sampled matrices with support size 5 < {PAPER_SUPPORT_5:.2%}",
         SUPPORT_5,
-        PooledShare(0.0003, above=False),
+        PooledShare(PAPER_SUPPORT_5, above=False),
+        quantitative=True,
     ),
     Claim(
         "support_mostly_1_or_3",
@@ -261,6 +310,7 @@ def evaluate_claim(
         "source": claim.source,
         "paper_statement": claim.paper_statement,
         "criterion": claim.reading.format(**claim.criterion.template_values(shares)),
+        "reading_note": claim.note,
         **claim.criterion.evaluate(shares, counts, detail),
     }
 
@@ -333,16 +383,6 @@ def appendix_claims(
 
 def claims_markdown(claims: pd.DataFrame) -> str:
     """Render the claims table as a Markdown table (one line per claim; failures in bold)."""
-
-    def cell(column: str, value: Any) -> str:
-        if isinstance(value, bool | np.bool_):
-            if column == "paper_setting":
-                return "paper" if value else "other click model"
-            return "yes" if value else "**no**"
-        if value is None or (isinstance(value, float) and np.isnan(value)):
-            return ""
-        return str(value).replace("|", "\\|")
-
     columns = [
         "claim",
         "source",
@@ -350,15 +390,13 @@ def claims_markdown(claims: pd.DataFrame) -> str:
         "paper_setting",
         "paper_statement",
         "criterion",
+        "reading_note",
         "value_text",
         "holds",
         "ci_agrees",
     ]
-    lines = [
-        "| " + " | ".join(columns) + " |",
-        "|" + "---|" * len(columns),
-    ]
-    for record in claims[columns].itertuples(index=False):
-        cells = (cell(column, value) for column, value in zip(columns, record, strict=True))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(
+        claims,
+        {column: column for column in columns},
+        {"paper_setting": ("paper", "other click model")},
+    )

@@ -37,6 +37,7 @@ __all__ = [
     "count_summaries",
     "merge_counts",
     "read_counts",
+    "read_model_counts",
     "subset_copeland_scores",
     "summarise_subsets",
 ]
@@ -332,6 +333,15 @@ class AppendixCounts:
         summary["max_copeland_loss"] = dict(pooled.max_copeland_loss)
         return summary
 
+    def up_to(self, k_max: int) -> AppendixCounts:
+        """The counts of the sizes ``K <= k_max`` only (a shorter K grid)."""
+        return AppendixCounts(
+            matrix_name=self.matrix_name,
+            variant=self.variant,
+            units=tuple(unit for unit in self.units if unit[0] <= k_max),
+            per_k={k: counts for k, counts in self.per_k.items() if k <= k_max},
+        )
+
     def check_covers(self, plan: SamplingPlan) -> None:
         """Raise ``ValueError`` unless these counts cover exactly the blocks of ``plan``."""
         if self.matrix_name != plan.matrix_name:
@@ -389,3 +399,10 @@ def read_counts(path: str | os.PathLike[str]) -> AppendixCounts:
     if "counts" not in payload:
         raise ValueError(f"{path}: no 'counts' entry; not a file of appendix counts")
     return AppendixCounts.from_jsonable(payload["counts"])
+
+
+def read_model_counts(
+    models: Sequence[str], paths: Sequence[str | os.PathLike[str]]
+) -> dict[str, AppendixCounts]:
+    """The counts of each click model, read from its file (:func:`read_counts`), in order."""
+    return {model: read_counts(path) for model, path in zip(models, paths, strict=True)}

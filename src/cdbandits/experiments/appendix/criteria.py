@@ -3,7 +3,7 @@
 A :class:`Statistic` counts, per K, the sampled matrices with a property; its
 :class:`Shares` carry those counts with binomial intervals (:mod:`cdbandits.stats`). A
 criterion (:class:`PooledShare`, :class:`NoneAmong`, :class:`DecreasingInK`,
-:class:`FallsBelowEarly`, :class:`LowerThanAndVarying`) turns the shares into a verdict:
+:class:`FallsBelowEarly`, :class:`SlightlyBelowAndVarying`) turns the shares into a verdict:
 the value, its interval, a value text, whether the claim holds for the point estimate and
 whether the whole interval agrees. The claims themselves are declared in :mod:`.claims`.
 """
@@ -25,10 +25,10 @@ __all__ = [
     "Criterion",
     "DecreasingInK",
     "FallsBelowEarly",
-    "LowerThanAndVarying",
     "NoneAmong",
     "PooledShare",
     "Shares",
+    "SlightlyBelowAndVarying",
     "Statistic",
     "Verdict",
 ]
@@ -249,31 +249,47 @@ class FallsBelowEarly:
 
 
 @dataclass(frozen=True)
-class LowerThanAndVarying:
-    """The pooled share is below that of ``other``, and the per-K shares differ (lowest and
-    highest K with disjoint intervals for ``ci_agrees``)."""
+class SlightlyBelowAndVarying:
+    """The pooled share is below that of ``other``, below ``reference`` by at most ``within``
+    (our reading of "slightly lower than"), and the per-K shares differ.
+
+    ``ci_agrees`` asks the same of the intervals: the pooled interval lies in
+    ``[reference - within, reference)`` and the lowest and highest K have disjoint intervals.
+    """
 
     other: Statistic
+    reference: float
+    within: float
 
     def template_values(self, shares: Shares) -> dict[str, Any]:
-        return {}
+        return {"reference": self.reference, "within_points": 100 * self.within}
 
     def evaluate(self, shares: Shares, counts: AppendixCounts, detail: str) -> Verdict:
         every, total = shares.pooled
         some = self.other.shares(counts, shares.confidence, shares.method).pooled[0]
+        pooled_low, pooled_high = shares.pooled_interval()
         fraction, ks = shares.fraction, shares.ks
         low, high = shares.interval
         lowest, highest = int(np.argmin(fraction)), int(np.argmax(fraction))
+        value, floor = every / total, self.reference - self.within
+        varies, surely_varies = fraction[lowest] < fraction[highest], high[lowest] < low[highest]
         return {
-            "value": every / total,
-            "ci_low": np.nan,
-            "ci_high": np.nan,
+            "value": value,
+            "ci_low": pooled_low,
+            "ci_high": pooled_high,
             "value_text": (
-                f"{shares.statistic.label}: {100 * every / total:.3f}%, "
-                f"{self.other.label}: {100 * some / total:.3f}%; per K from "
+                f"{shares.statistic.label}: {100 * value:.3f}%, "
+                f"{self.other.label}: {100 * some / total:.3f}%; "
+                f"{100 * (self.reference - value):.2f} points below {self.reference:.1%} "
+                f"('slightly': at most {100 * self.within:g}); per K from "
                 f"{100 * fraction[lowest]:.2f}% (K={ks[lowest]}) to "
                 f"{100 * fraction[highest]:.2f}% (K={ks[highest]})"
             ),
-            "holds": every < some and fraction[lowest] < fraction[highest],
-            "ci_agrees": bool(every < some and high[lowest] < low[highest]),
+            "holds": bool(every < some and floor <= value < self.reference and varies),
+            "ci_agrees": bool(
+                every < some
+                and floor <= pooled_low
+                and pooled_high < self.reference
+                and surely_varies
+            ),
         }

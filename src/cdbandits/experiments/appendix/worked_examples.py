@@ -236,6 +236,7 @@ def _row(claim: ExampleClaim, facts: Any, **name_values: Any) -> dict[str, Any]:
         "source": claim.source,
         "paper_statement": claim.paper_statement,
         "criterion": claim.criterion,
+        "reading_note": "",
         "value": value,
         "ci_low": np.nan,
         "ci_high": np.nan,
