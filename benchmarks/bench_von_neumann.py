@@ -39,9 +39,9 @@ import numpy as np
 import pandas as pd
 import scipy.optimize
 
-from cdbandits.appendix import sample_subsets
 from cdbandits.batched import METHODS, subset_von_neumann_winners
 from cdbandits.datasets import DATA_FILES
+from cdbandits.experiments.appendix.sampling import sample_subsets
 from cdbandits.files import write_csv, write_text
 from cdbandits.matrix_io import load_matrix
 from cdbandits.preference import as_skew

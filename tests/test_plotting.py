@@ -23,3 +23,14 @@ def test_panel_grid_hides_unused_panels():
     assert [text.get_text() for text in figure.texts] == ["Title", "line one\nline two"]
     with pytest.raises(ValueError, match="at least one panel"):
         panel_grid(0)
+
+
+def test_click_models_keep_their_style_and_others_get_distinct_ones():
+    from cdbandits.plotting import CLICK_MODEL_STYLES, click_model_styles
+
+    styles = click_model_styles(["perfect", "built_a", "informational", "built_b"])
+    assert styles["perfect"] == CLICK_MODEL_STYLES["perfect"]
+    assert styles["informational"] == CLICK_MODEL_STYLES["informational"]
+    assert len({(s.colour, s.marker, s.linestyle) for s in styles.values()}) == 4
+    many = click_model_styles([f"model_{i}" for i in range(7)])
+    assert len(many) == 7

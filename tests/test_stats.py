@@ -107,3 +107,19 @@ def test_bootstrap_per_value_brackets_the_true_rate_and_is_reproducible():
     slope, low, high = first
     assert low <= slope <= high and low < -0.5 < high
     assert all(math.isnan(v) for v in bootstrap_slope_per_value({1.0: [1.0]}, rng, 10))
+
+
+def test_binomial_upper_bound_is_one_sided():
+    from cdbandits.stats import binomial_upper_bound
+
+    # Nothing seen in n trials: (1 - p)^n = 1 - confidence at the bound ("rule of three").
+    bound = binomial_upper_bound(0, 7500, 0.95)
+    assert (1 - bound) ** 7500 == pytest.approx(0.05)
+    assert 2.9 / 7500 < bound < 3.1 / 7500
+    # The upper end of the two-sided interval at 90% (5% above) for both methods.
+    for method in ("clopper-pearson", "wilson"):
+        two_sided = binomial_interval([3, 40], [50, 50], 0.9, method)[1]
+        np.testing.assert_allclose(binomial_upper_bound([3, 40], [50, 50], 0.95, method), two_sided)
+    assert binomial_upper_bound(50, 50) == 1.0
+    with pytest.raises(ValueError, match=r"confidence in \(1/2, 1\)"):
+        binomial_upper_bound(1, 10, 0.4)

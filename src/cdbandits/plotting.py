@@ -16,11 +16,16 @@ from typing import Any
 __all__ = [
     "ALGORITHM_STYLES",
     "CAPTION_SIZE",
+    "CLICK_MODEL_STYLES",
     "LEGEND_SIZE",
     "PANEL_SIZE",
+    "REFERENCE_STYLE",
+    "SUPPORT_SIZE_COLOURS",
     "TITLE_SIZE",
     "AlgorithmStyle",
+    "SeriesStyle",
     "algorithm_style",
+    "click_model_styles",
     "panel_grid",
     "pyplot",
     "title_and_caption",
@@ -120,3 +125,45 @@ def title_and_caption(figure: Any, title: str, caption: str | Sequence[str] = ""
     text = caption if isinstance(caption, str) else "\n".join(caption)
     if text:
         figure.text(0.5, 0.955, text, ha="center", va="top", fontsize=CAPTION_SIZE, color="#333333")
+
+
+@dataclass(frozen=True)
+class SeriesStyle:
+    """How one series (e.g. a click model) is drawn: colour, marker and line style, so that
+    series stay apart where their lines overlap and in black and white."""
+
+    colour: str
+    marker: str
+    linestyle: str
+
+
+#: The click models of the MSLR preference matrices (the appendix figures), by name.
+CLICK_MODEL_STYLES: dict[str, SeriesStyle] = {
+    "informational": SeriesStyle("#1b6ca8", "o", "-"),
+    "navigational": SeriesStyle("#d1495b", "s", "--"),
+    "perfect": SeriesStyle("#3a9b5c", "^", ":"),
+}
+#: Styles of further click models (e.g. a matrix built from LETOR data), in turn.
+_EXTRA_SERIES_STYLES = (
+    SeriesStyle("#8d6cab", "D", "-."),
+    SeriesStyle("#e0a030", "v", (0, (5, 1, 1, 1))),
+    SeriesStyle("#555555", "P", (0, (1, 2))),
+)
+
+#: Lines that mark a value stated by the paper or a reading of its words.
+REFERENCE_STYLE = SeriesStyle("#222222", "", (0, (4, 2)))
+
+#: Sizes of a von Neumann winner's support (the appendix's Fig. 4); even sizes in grey.
+SUPPORT_SIZE_COLOURS: dict[int, str] = {
+    1: "#1b6ca8",
+    2: "#999999",
+    3: "#d1495b",
+    4: "#666666",
+    5: "#3a9b5c",
+}
+
+
+def click_model_styles(models: Sequence[str]) -> dict[str, SeriesStyle]:
+    """A style for each click model: its own if it has one, else the next unused extra one."""
+    extras = iter(_EXTRA_SERIES_STYLES * (1 + len(models) // len(_EXTRA_SERIES_STYLES)))
+    return {model: CLICK_MODEL_STYLES.get(model) or next(extras) for model in models}

@@ -4,7 +4,8 @@ One place for each estimator, so that the appendix, the online experiments, the 
 methods and the families that follow compute an interval or a rate the same way.
 
 * :func:`binomial_interval`: Clopper–Pearson (exact) or Wilson intervals for proportions;
-  :func:`clopper_pearson` is its scalar form.
+  :func:`clopper_pearson` is its scalar form; :func:`binomial_upper_bound` the one-sided
+  upper bound (what an interval should report when nothing was observed).
 * :func:`mean_with_interval`: a mean over seeds with its normal-approximation interval.
 * :func:`log_log_slope`: the least-squares rate of ``y`` against ``x`` on log-log axes.
 * :func:`bootstrap_slope_over_seeds` and :func:`bootstrap_slope_per_value`: percentile
@@ -27,6 +28,7 @@ __all__ = [
     "Z95",
     "IntervalMethod",
     "binomial_interval",
+    "binomial_upper_bound",
     "bootstrap_slope_over_seeds",
     "bootstrap_slope_per_value",
     "clopper_pearson",
@@ -95,6 +97,36 @@ def binomial_interval(
         else:
             raise ValueError(f"method must be one of {INTERVAL_METHODS}, got {method!r}")
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def binomial_upper_bound(
+    successes: ArrayLike,
+    trials: ArrayLike,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> NDArray[np.float64]:
+    """One-sided upper confidence bound of a binomial proportion.
+
+    The upper end of the two-sided interval of coverage ``2 * confidence - 1`` of the same
+    method, which leaves ``1 - confidence`` above it. For Clopper–Pearson and no successes
+    it is ``1 - (1 - confidence) ** (1 / trials)`` (about ``3 / trials`` at 95%).
+
+    Parameters
+    ----------
+    successes, trials : array_like of int
+        Counts, as for :func:`binomial_interval`.
+    confidence : float, optional
+        Coverage of the bound, in (1/2, 1).
+    method : {"clopper-pearson", "wilson"}, optional
+
+    Returns
+    -------
+    ndarray of float64
+        NaN where ``trials == 0``.
+    """
+    if not 0.5 < confidence < 1:
+        raise ValueError(f"a one-sided bound needs confidence in (1/2, 1), got {confidence}")
+    return binomial_interval(successes, trials, 2 * confidence - 1, method)[1]
 
 
 def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:

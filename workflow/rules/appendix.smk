@@ -1,7 +1,8 @@
 # Appendices A and B at the paper's scale (issue 3): random K-ranker sub-matrices of each
 # click model's preference matrix, their certified von Neumann winners (batched solver),
-# per-K statistics, a verification against the cvxpy reference, the claims table and
-# Figures 1-4 (also copied to figures/).
+# a verification against the cvxpy reference, per-K statistics, the claims table and its
+# K-grid sensitivity, the README's account (results/appendix/readme.md), Figures 1-4 and
+# the notebook. Library: cdbandits.experiments.appendix.
 
 
 include: "appendix_common.smk"
@@ -13,16 +14,20 @@ APPENDIX_CATEGORY = "Appendices A and B"
 rule solve_appendix_shard:
     input:
         matrix=appendix_matrix,
-        library=library("appendix", "batched", "winners", "preference", "matrix_io", "files", "workflow.jobs"),
+        library=library("experiments.appendix.experiments", "files", "workflow.jobs"),
     output:
         counts="results/appendix/{click_model}/shards/shard-{shard}.json",
     params:
         sampling=APPENDIX_SAMPLING,
+        counting=APPENDIX_COUNTING,
+        solver=APPENDIX_SOLVER,
     wildcard_constraints:
         click_model=APPENDIX_MODEL_PATTERN,
         shard=r"\d+",
     log:
         "results/logs/solve_appendix_shard/{click_model}/shard-{shard}.log",
+    benchmark:
+        "results/benchmarks/solve_appendix_shard/{click_model}/shard-{shard}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -33,15 +38,52 @@ rule solve_appendix_shard:
         "../scripts/solve_appendix_shard.py"
 
 
+rule verify_appendix:
+    input:
+        matrix=appendix_matrix,
+        library=library("experiments.appendix.verification", "experiments.appendix.experiments", "files", "workflow.jobs"),
+    output:
+        table=report(
+            "results/appendix/{click_model}/verification.csv",
+            caption="../report/appendix/verification.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="{click_model}",
+        ),
+        summary=report(
+            "results/appendix/{click_model}/verification.json",
+            caption="../report/appendix/verification.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="{click_model}",
+        ),
+    params:
+        sampling=APPENDIX_SAMPLING,
+        solver=APPENDIX_SOLVER,
+        verification=APPENDIX_VERIFICATION,
+    wildcard_constraints:
+        click_model=APPENDIX_MODEL_PATTERN,
+    log:
+        "results/logs/verify_appendix/{click_model}.log",
+    benchmark:
+        "results/benchmarks/verify_appendix/{click_model}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/verify_appendix.py"
+
+
 rule summarise_appendix:
     input:
         shards=lambda wildcards: expand(
-            "results/appendix/{click_model}/shards/shard-{shard}.json",
+            rules.solve_appendix_shard.output.counts,
             click_model=wildcards.click_model,
-            shard=range(APPENDIX["shards"]),
+            shard=range(APPENDIX_COUNTING["shards"]),
         ),
         matrix=appendix_matrix,
-        library=library("appendix", "matrix_io", "preference", "files", "workflow.jobs"),
+        library=library("experiments.appendix.tables", "experiments.appendix.experiments", "files", "workflow.jobs"),
     output:
         per_k=report(
             "results/appendix/{click_model}/per_k.csv",
@@ -69,8 +111,7 @@ rule summarise_appendix:
         ),
     params:
         sampling=APPENDIX_SAMPLING,
-        confidence=APPENDIX["confidence"],
-        interval=APPENDIX["interval"],
+        intervals=APPENDIX_INTERVALS,
     wildcard_constraints:
         click_model=APPENDIX_MODEL_PATTERN,
     log:
@@ -85,46 +126,10 @@ rule summarise_appendix:
         "../scripts/summarise_appendix.py"
 
 
-rule verify_appendix:
-    input:
-        matrix=appendix_matrix,
-        library=library("appendix", "batched", "winners", "preference", "matrix_io", "files", "workflow.jobs"),
-    output:
-        table=report(
-            "results/appendix/{click_model}/verification.csv",
-            caption="../report/appendix/verification.rst",
-            category=APPENDIX_CATEGORY,
-            subcategory="{click_model}",
-        ),
-        summary=report(
-            "results/appendix/{click_model}/verification.json",
-            caption="../report/appendix/verification.rst",
-            category=APPENDIX_CATEGORY,
-            subcategory="{click_model}",
-        ),
-    params:
-        sampling=APPENDIX_SAMPLING,
-        uniform=APPENDIX["verify_uniform"],
-        double_oracle=APPENDIX["verify_double_oracle"],
-        weight_tol=APPENDIX["verify_weight_tol"],
-    wildcard_constraints:
-        click_model=APPENDIX_MODEL_PATTERN,
-    log:
-        "results/logs/verify_appendix/{click_model}.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=60,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/verify_appendix.py"
-
-
 rule tabulate_appendix_claims:
     input:
-        counts=expand("results/appendix/{click_model}/counts.json", click_model=APPENDIX_MODELS),
-        library=library("appendix", "batched", "paper_examples", "winners", "preference", "files", "workflow.jobs"),
+        counts=expand(rules.summarise_appendix.output.counts, click_model=APPENDIX_MODELS),
+        library=library("experiments.appendix.claims", "files", "workflow.jobs"),
     output:
         table=report(
             "results/appendix/claims.csv",
@@ -146,11 +151,10 @@ rule tabulate_appendix_claims:
         ),
     params:
         click_models=APPENDIX_MODELS,
-        paper_click_model=APPENDIX["paper_click_model"],
+        paper_click_model=APPENDIX_PAPER_MODEL,
         clone_ks=config["winners"]["clone_ks"],
-        solver=APPENDIX["solver"],
-        confidence=APPENDIX["confidence"],
-        interval=APPENDIX["interval"],
+        solver=APPENDIX_SOLVER["solver"],
+        intervals=APPENDIX_INTERVALS,
     log:
         "results/logs/tabulate_appendix_claims.log",
     threads: 1
@@ -163,14 +167,80 @@ rule tabulate_appendix_claims:
         "../scripts/tabulate_appendix_claims.py"
 
 
+rule tabulate_appendix_k_grid:
+    input:
+        counts=rules.tabulate_appendix_claims.input.counts,
+        library=library("experiments.appendix.k_grid", "files", "workflow.jobs"),
+    output:
+        table=report(
+            "results/appendix/k_grid.csv",
+            caption="../report/appendix/k_grid.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+        markdown=report(
+            "results/appendix/k_grid.md",
+            caption="../report/appendix/k_grid.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+    params:
+        click_models=APPENDIX_MODELS,
+        paper_click_model=APPENDIX_PAPER_MODEL,
+        intervals=APPENDIX_INTERVALS,
+    log:
+        "results/logs/tabulate_appendix_k_grid.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/tabulate_appendix_k_grid.py"
+
+
+rule write_appendix_readme:
+    input:
+        claims=rules.tabulate_appendix_claims.output.table,
+        k_grid=rules.tabulate_appendix_k_grid.output.table,
+        per_k=expand(rules.summarise_appendix.output.per_k, click_model=APPENDIX_MODELS),
+        verification=expand(rules.verify_appendix.output.summary, click_model=APPENDIX_MODELS),
+        library=library("experiments.appendix.readme", "files", "workflow.jobs"),
+    output:
+        readme=report(
+            "results/appendix/readme.md",
+            caption="../report/appendix/readme.rst",
+            category=APPENDIX_CATEGORY,
+            subcategory="Claims",
+        ),
+    params:
+        click_models=APPENDIX_MODELS,
+        paper_click_model=APPENDIX_PAPER_MODEL,
+        variant=APPENDIX_COUNTING["copeland_variant"],
+        intervals=APPENDIX_INTERVALS,
+    log:
+        "results/logs/write_appendix_readme.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/write_appendix_readme.py"
+
+
 rule plot_appendix_figures:
     input:
-        **{
-            table: expand(f"results/appendix/{{click_model}}/{table}.csv",
-                          click_model=APPENDIX_MODELS)
-            for table in APPENDIX_TABLES
-        },
-        library=library("appendix_plots", "files", "workflow.jobs"),
+        per_k=expand(rules.summarise_appendix.output.per_k, click_model=APPENDIX_MODELS),
+        support_size=expand(
+            rules.summarise_appendix.output.support_size, click_model=APPENDIX_MODELS
+        ),
+        max_copeland_loss=expand(
+            rules.summarise_appendix.output.max_copeland_loss, click_model=APPENDIX_MODELS
+        ),
+        library=library("experiments.appendix.figures", "files", "workflow.jobs"),
     output:
         **{
             name: report_figure(
@@ -183,10 +253,9 @@ rule plot_appendix_figures:
         },
     params:
         click_models=APPENDIX_MODELS,
-        paper_click_model=APPENDIX["paper_click_model"],
-        variant=APPENDIX["copeland_variant"],
-        confidence=APPENDIX["confidence"],
-        interval=APPENDIX["interval"],
+        paper_click_model=APPENDIX_PAPER_MODEL,
+        variant=APPENDIX_COUNTING["copeland_variant"],
+        intervals=APPENDIX_INTERVALS,
     log:
         "results/logs/plot_appendix_figures.log",
     threads: 1
@@ -197,3 +266,48 @@ rule plot_appendix_figures:
         CONDA_ENV
     script:
         "../scripts/plot_appendix_figures.py"
+
+
+rule execute_appendix_notebook:
+    input:
+        notebook=str(Path(workflow.basedir) / "notebooks" / "appendix_statistics.ipynb"),
+        per_k=rules.plot_appendix_figures.input.per_k,
+        support_size=rules.plot_appendix_figures.input.support_size,
+        max_copeland_loss=rules.plot_appendix_figures.input.max_copeland_loss,
+        verification=expand(rules.verify_appendix.output.summary, click_model=APPENDIX_MODELS),
+        claims=rules.tabulate_appendix_claims.output.table,
+        k_grid=rules.tabulate_appendix_k_grid.output.table,
+        figures=[rules.plot_appendix_figures.output[name][0] for name in APPENDIX_FIGURE_NAMES],
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
+    output:
+        notebook="results/notebooks/appendix_statistics.ipynb",
+        html=report(
+            "results/notebooks/appendix_statistics.html",
+            caption="../report/notebooks/appendix_statistics.rst",
+            category="Notebooks",
+        ),
+    params:
+        click_models=APPENDIX_MODELS,
+        paper_click_model=APPENDIX_PAPER_MODEL,
+    log:
+        "results/logs/notebooks/appendix_statistics.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/execute_notebook.py"
+
+
+# Everything the appendix builds.
+rule appendix:
+    input:
+        expand(rules.summarise_appendix.output, click_model=APPENDIX_MODELS),
+        expand(rules.verify_appendix.output, click_model=APPENDIX_MODELS),
+        rules.tabulate_appendix_claims.output,
+        rules.tabulate_appendix_k_grid.output,
+        rules.write_appendix_readme.output,
+        rules.plot_appendix_figures.output,
+        rules.execute_appendix_notebook.output,

@@ -18,44 +18,6 @@ mimetypes.add_type("application/octet-stream", ".npz")
 
 
 
-rule execute_appendix_notebook:
-    input:
-        notebook=str(NOTEBOOKS / "appendix_statistics.ipynb"),
-        per_k=expand("results/appendix/{click_model}/per_k.csv", click_model=APPENDIX_MODELS),
-        support_size=expand(
-            "results/appendix/{click_model}/support_size.csv", click_model=APPENDIX_MODELS
-        ),
-        max_copeland_loss=expand(
-            "results/appendix/{click_model}/max_copeland_loss.csv", click_model=APPENDIX_MODELS
-        ),
-        verification=expand(
-            "results/appendix/{click_model}/verification.json", click_model=APPENDIX_MODELS
-        ),
-        claims="results/appendix/claims.csv",
-        figures=[figure_paths("appendix/figures", name)[0] for name in APPENDIX_FIGURE_NAMES],
-        library=library("workflow.notebooks", "files", "workflow.jobs"),
-    output:
-        notebook="results/notebooks/appendix_statistics.ipynb",
-        html=report(
-            "results/notebooks/appendix_statistics.html",
-            caption="../report/notebooks/appendix_statistics.rst",
-            category=NOTEBOOK_CATEGORY,
-        ),
-    params:
-        click_models=APPENDIX_MODELS,
-        paper_click_model=APPENDIX["paper_click_model"],
-    log:
-        "results/logs/notebooks/appendix_statistics.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/execute_notebook.py"
-
-
 rule execute_online_notebook:
     input:
         notebook=str(NOTEBOOKS / "online_regret.ipynb"),

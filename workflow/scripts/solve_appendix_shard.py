@@ -1,24 +1,27 @@
-from cdbandits.appendix import SamplingPlan, run_shard
+from cdbandits.experiments.appendix.experiments import run_shard, sampled_matrix
+from cdbandits.experiments.appendix.settings import (
+    CountingSettings,
+    SamplingSettings,
+    SolverSettings,
+)
 from cdbandits.files import write_json
-from cdbandits.matrix_io import load_matrix
-from cdbandits.preference import as_skew
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
-    sampling = snakemake.params.sampling
+    params = snakemake.params
+    sampling = SamplingSettings.from_config(params.sampling)
+    counting = CountingSettings.from_config(params.counting)
+    solver = SolverSettings.from_config(params.solver)
     model, shard = snakemake.wildcards.click_model, int(snakemake.wildcards.shard)
-    P = as_skew(load_matrix(snakemake.input.matrix), "auto")
-    plan = SamplingPlan.build(
-        model, P.shape[0], sampling["ks"], sampling["samples_per_k"], sampling["seed"]
-    )
+    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
     counts = run_shard(
         P,
         plan,
         shard,
-        sampling["shards"],
-        variant=sampling["copeland_variant"],
-        max_restricted=sampling["max_restricted"],
-        fallback_solver=sampling["solver"],
+        counting.shards,
+        variant=counting.copeland_variant,
+        max_restricted=solver.max_restricted,
+        fallback_solver=solver.solver,
         threads=snakemake.threads,
     )
     log.info(
@@ -33,8 +36,8 @@ with log_to_file(snakemake.log[0]) as log:
         {
             "counts": counts.to_jsonable(),
             "metadata": run_metadata(
-                sampling,
-                seeds={"seed": sampling["seed"], "stream": f"appendix/{model}/<K>/<block>"},
+                {**params.sampling, **params.counting, **params.solver},
+                seeds={"seed": sampling.seed, "stream": f"appendix/{model}/<K>/<block>"},
                 matrix=snakemake.input.matrix,
                 shard=shard,
             ),

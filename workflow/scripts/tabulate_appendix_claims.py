@@ -1,19 +1,19 @@
-from cdbandits.appendix import appendix_claims, claims_markdown, read_counts
+from cdbandits.experiments.appendix.claims import appendix_claims, claims_markdown
+from cdbandits.experiments.appendix.counts import read_model_counts
+from cdbandits.experiments.appendix.settings import IntervalSettings
 from cdbandits.files import write_csv, write_json, write_text
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    counts = {
-        model: read_counts(path)
-        for model, path in zip(params.click_models, snakemake.input.counts, strict=True)
-    }
+    intervals = IntervalSettings.from_config(params.intervals)
+    counts = read_model_counts(params.click_models, snakemake.input.counts)
     claims = appendix_claims(
         counts,
         params.clone_ks,
         paper_model=params.paper_click_model,
-        confidence=params.confidence,
-        method=params.interval,
+        confidence=intervals.confidence,
+        method=intervals.method,
         solver=params.solver,
     )
     failing = claims.loc[~claims["holds"].astype(bool), ["click_model", "claim"]]
@@ -37,8 +37,7 @@ with log_to_file(snakemake.log[0]) as log:
                     "paper_click_model": params.paper_click_model,
                     "clone_ks": params.clone_ks,
                     "solver": params.solver,
-                    "confidence": params.confidence,
-                    "interval": params.interval,
+                    **params.intervals,
                 }
             ),
         },

@@ -1,39 +1,42 @@
-from cdbandits.appendix import (
-    SamplingPlan,
+from cdbandits.experiments.appendix.experiments import sampled_matrix
+from cdbandits.experiments.appendix.settings import (
+    SamplingSettings,
+    SolverSettings,
+    VerificationSettings,
+)
+from cdbandits.experiments.appendix.verification import (
     verification_picks,
     verification_rng,
     verification_summary,
     verify_against_reference,
 )
 from cdbandits.files import write_csv, write_json
-from cdbandits.matrix_io import load_matrix
-from cdbandits.preference import as_skew
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
-    sampling = snakemake.params.sampling
+    params = snakemake.params
+    sampling = SamplingSettings.from_config(params.sampling)
+    solver = SolverSettings.from_config(params.solver)
+    verification = VerificationSettings.from_config(params.verification)
     model = snakemake.wildcards.click_model
-    P = as_skew(load_matrix(snakemake.input.matrix), "auto")
-    plan = SamplingPlan.build(
-        model, P.shape[0], sampling["ks"], sampling["samples_per_k"], sampling["seed"]
-    )
+    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
     picks = verification_picks(
         P,
         plan,
-        snakemake.params.uniform,
-        snakemake.params.double_oracle,
-        verification_rng(sampling["seed"], model),
-        max_restricted=sampling["max_restricted"],
+        verification.uniform,
+        verification.double_oracle,
+        verification_rng(sampling.seed, model),
+        max_restricted=solver.max_restricted,
     )
     table = verify_against_reference(
         P,
         plan,
         picks,
-        weight_tol=snakemake.params.weight_tol,
-        solver=sampling["solver"],
-        max_restricted=sampling["max_restricted"],
+        weight_tol=verification.weight_tol,
+        solver=solver.solver,
+        max_restricted=solver.max_restricted,
     )
-    summary = verification_summary(table, snakemake.params.weight_tol)
+    summary = verification_summary(table, verification.weight_tol)
     log.info(
         "%s: batched solver agrees with cvxpy on %d of %d matrices",
         model,
@@ -50,11 +53,9 @@ with log_to_file(snakemake.log[0]) as log:
         {
             **summary,
             "metadata": run_metadata(
-                sampling,
-                seeds={"seed": sampling["seed"], "stream": f"appendix-verification/{model}"},
+                {**params.sampling, **params.solver, **params.verification},
+                seeds={"seed": sampling.seed, "stream": f"appendix-verification/{model}"},
                 matrix=snakemake.input.matrix,
-                uniform=snakemake.params.uniform,
-                double_oracle=snakemake.params.double_oracle,
             ),
         },
     )

@@ -1,0 +1,126 @@
+"""What the appendix runs: sample, solve and count one shard of a sampling plan.
+
+:func:`run_shard` draws the shard's blocks of sub-matrices (:class:`.sampling.SamplingPlan`),
+solves them with :func:`cdbandits.batched.subset_von_neumann_winners` (every answer
+certified) and counts them per K (:class:`.counts.AppendixCounts`, additive over shards).
+:func:`sampled_matrix` reads a click model's matrix and builds its plan, the one way the
+workflow's jobs do so.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import numba
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ...batched import subset_von_neumann_winners
+from ...matrix_io import load_matrix
+from ...preference import as_skew
+from ...winners import CopelandVariant
+from .counts import AppendixCounts, KCounts, count_summaries, summarise_subsets
+from .sampling import SamplingPlan
+from .settings import SamplingSettings
+
+__all__ = ["run_shard", "sampled_matrix"]
+
+logger = logging.getLogger(__name__)
+
+
+def sampled_matrix(
+    path: str | os.PathLike[str], matrix_name: str, sampling: SamplingSettings
+) -> tuple[NDArray[np.float64], SamplingPlan]:
+    """A click model's matrix (skew form, either convention on disk) and its sampling plan.
+
+    Parameters
+    ----------
+    path : path-like
+        The matrix file, any format of :mod:`cdbandits.matrix_io`.
+    matrix_name : str
+        The name that seeds the plan's streams (the workflow uses the click model).
+    sampling : SamplingSettings
+        Subset sizes, samples per size and seed.
+
+    Returns
+    -------
+    (P, plan) : the skew-form matrix and :meth:`SamplingSettings.plan` for its size.
+    """
+    P = as_skew(load_matrix(path), "auto")
+    return P, sampling.plan(matrix_name, P.shape[0])
+
+
+def run_shard(
+    P: ArrayLike,
+    plan: SamplingPlan,
+    shard: int = 0,
+    n_shards: int = 1,
+    *,
+    variant: CopelandVariant = "wins",
+    max_restricted: int | None = None,
+    fallback_solver: str | None = None,
+    threads: int | None = None,
+) -> AppendixCounts:
+    """Sample, solve and count the blocks of one shard of ``plan``.
+
+    Parameters
+    ----------
+    P : array_like, shape (N, N)
+        The full skew-form preference matrix, ``N == plan.n_arms``.
+    plan : SamplingPlan
+        What to sample.
+    shard, n_shards : int, optional
+        Which blocks to do (:meth:`SamplingPlan.shard_units`); default all.
+    variant : {"wins", "wins_or_ties", "wins_minus_losses"}, optional
+        Copeland variant.
+    max_restricted : int, optional
+        Passed to :func:`cdbandits.batched.subset_von_neumann_winners`.
+    fallback_solver : str, optional
+        cvxpy solver of the reference path.
+    threads : int, optional
+        Number of numba threads (default: numba's current setting).
+
+    Returns
+    -------
+    AppendixCounts
+    """
+    P = as_skew(P, "skew")
+    if P.shape[0] != plan.n_arms:
+        raise ValueError(
+            f"the plan of {plan.matrix_name!r} is for {plan.n_arms} arms, the matrix has "
+            f"{P.shape[0]}"
+        )
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    options: dict[str, Any] = {"fallback_solver": fallback_solver}
+    if max_restricted is not None:
+        options["max_restricted"] = max_restricted
+    units = plan.shard_units(shard, n_shards)
+    per_k: dict[int, KCounts] = {}
+    for k in sorted({unit[0] for unit in units}):
+        blocks = [(block, rows) for size, block, rows in units if size == k]
+        subsets = np.concatenate([plan.block_subsets(k, b, rows) for b, rows in blocks])
+        solution = subset_von_neumann_winners(P, subsets, **options)
+        per_k[k] = count_summaries(k, summarise_subsets(P, subsets, solution, variant))
+        fallbacks = per_k[k].methods["cvxpy"]
+        if fallbacks:
+            logger.info(
+                "K = %d: %d of %d matrices went through cvxpy %s",
+                k,
+                fallbacks,
+                subsets.shape[0],
+                per_k[k].fallback_reasons,
+            )
+    logger.info(
+        "%s shard %d/%d: %d blocks, %d matrices",
+        plan.matrix_name,
+        shard,
+        n_shards,
+        len(units),
+        sum(rows for _, _, rows in units),
+    )
+    return AppendixCounts(
+        matrix_name=plan.matrix_name, variant=variant, units=tuple(units), per_k=per_k
+    )
