@@ -32,7 +32,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MARK", "SlurmCluster", "SlurmUnavailable", "install_slurm", "start_cluster"]
+__all__ = [
+    "MARK",
+    "SlurmCluster",
+    "SlurmUnavailable",
+    "install_slurm",
+    "marked_processes",
+    "start_cluster",
+]
 
 MARK = "CDBANDITS_SLURM_CLUSTER"
 PACKAGES = ["slurm-wlm", "munge"]
@@ -150,6 +157,8 @@ class SlurmCluster:
             except ProcessLookupError:
                 pass
         shutil.rmtree(self.directory, ignore_errors=True)
+        if left := marked_processes(str(self.directory)):
+            raise RuntimeError(f"processes of the cluster outlived it: {left}")
 
     def active_jobs(self) -> list[str]:
         try:
@@ -271,18 +280,22 @@ def start_daemon(cluster: SlurmCluster, name: str, *arguments: str) -> None:
 def wait_for(cluster: SlurmCluster, what: str, ready, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while not ready():
-        exited = [daemon.args[0] for daemon in cluster.daemons if daemon.poll() is not None]
+        exited = [
+            Path(daemon.args[0]).name for daemon in cluster.daemons if daemon.poll() is not None
+        ]
         if exited or time.monotonic() > deadline:
             reason = f"{', '.join(exited)} exited" if exited else f"no {what} in {timeout} s"
             raise SlurmUnavailable(f"Slurm did not start ({reason}):\n{cluster.logs()}")
         time.sleep(0.2)
 
 
-def start_cluster() -> SlurmCluster:
-    """Install Slurm if needed, start munged, slurmctld and slurmd, and wait until the node
-    is idle. Raises SlurmUnavailable, having stopped whatever it started."""
+def start_cluster(directory: Path | None = None) -> SlurmCluster:
+    """Install Slurm if needed, start munged, slurmctld and slurmd with their files in
+    `directory` (an empty folder, removed by `SlurmCluster.stop`; default: a new one in the
+    temporary folder) and wait until the node is idle. Raises SlurmUnavailable, having
+    stopped whatever it started."""
     install_slurm()
-    directory = Path(tempfile.mkdtemp(prefix="cdbandits-slurm-"))
+    directory = directory or Path(tempfile.mkdtemp(prefix="cdbandits-slurm-"))
     environment = {
         **os.environ,
         "PATH": f"{directory / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",

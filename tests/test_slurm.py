@@ -17,6 +17,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import types
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import slurm_cluster
 import yaml
 from conftest import REPO_ROOT, SNAKEMAKE, TINY_CONFIG, reproducible_outputs
 from packaging.version import Version
@@ -32,8 +34,8 @@ from test_cluster import dry_run_jobs
 
 PROFILE = REPO_ROOT / "workflow" / "profiles" / "slurm"
 REQUIRE_SLURM = "CDBANDITS_REQUIRE_SLURM"
-# A tiny run takes a few minutes on 2 cores; a run that takes this long is stuck.
-RUN_TIMEOUT_SECONDS = 1500
+# A tiny run takes a few minutes on 2 idle cores (20 on a busy machine); past this it is stuck.
+RUN_TIMEOUT_SECONDS = 3000
 
 SUBMITTED = re.compile(
     r"^Job (?P<job>\d+) has been submitted with SLURM jobid (?P<slurm>\d+) ", re.M
@@ -274,7 +276,7 @@ def test_every_rule_but_the_local_ones_runs_as_a_slurm_job_with_its_resources(
             assert int(slurm_job["%c"]) == int(job.get("threads", 1)), (job, slurm_job)
 
 
-def wait_for_a_running_job(cluster, process, log, seconds_running=3, timeout=600):
+def wait_for_a_running_job(cluster, process, log, seconds_running=3, timeout=1200):
     """A job of the run in `log` that has been running for `seconds_running`."""
     deadline = time.monotonic() + timeout
     first_seen: dict[str, float] = {}
@@ -431,6 +433,22 @@ def arrays_refused() -> bool:
     except preflight.SlurmPreflightError:
         return True
     return False
+
+
+@pytest.mark.workflow
+def test_a_cluster_that_fails_to_start_stops_what_it_started(slurm, monkeypatch):
+    """A second cluster beside the session's, with a slurm.conf slurmd rejects: the
+    failure names the daemon and shows its log; the munged it had started is gone, and so
+    is its folder."""
+    monkeypatch.setattr(
+        slurm_cluster, "SLURM_CONF", slurm_cluster.SLURM_CONF + "ProctrackType=proctrack/none\n"
+    )
+    directory = Path(tempfile.mkdtemp(prefix="cdbandits-slurm-"))
+    with pytest.raises(SlurmUnavailable, match=r"\(slurmd exited\)[\s\S]*proctrack/none"):
+        start_cluster(directory)
+    assert not directory.exists()
+    assert not slurm_cluster.marked_processes(str(directory))
+    assert slurm.node_state() == "idle", "the session's cluster is untouched"
 
 
 # --- the preflight checks, against a simulated cluster ---
