@@ -48,6 +48,11 @@ PARTITION = "debug"
 NODE = "node1"
 # Finished jobs stay visible to squeue (status queries, and the tests' checks) this long.
 MIN_JOB_AGE_SECONDS = 3600
+# The node claims at least this much (SlurmdParameters=config_overrides lets it claim more
+# than the machine has), so that sbatch accepts any job a rule of the tiny config asks for;
+# memory is not a consumable resource here (CR_Core), so no job waits for it.
+MIN_NODE_CPUS = 4
+MIN_NODE_MEMORY_MB = 64 * 1024
 ACTIVE_STATES = {"PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED"}
 
 SLURM_CONF = """\
@@ -254,8 +259,8 @@ def write_files(directory: Path) -> None:
             directory=directory,
             min_job_age=MIN_JOB_AGE_SECONDS,
             node=NODE,
-            cpus=os.cpu_count() or 1,
-            memory_mb=memory_mb(),
+            cpus=max(os.cpu_count() or 1, MIN_NODE_CPUS),
+            memory_mb=max(memory_mb(), MIN_NODE_MEMORY_MB),
             partition=PARTITION,
         )
     )

@@ -196,8 +196,7 @@ def tiny_runs(slurm, data_mirror, tmp_path_factory) -> TinyRuns:
         environment=slurm.environment,
     )
     try:
-        cancelled = wait_for_a_running_job(slurm, process, log)
-        slurm.run("scancel", cancelled["%i"])
+        cancelled = cancel_a_running_job(slurm, process, log)
         first = finish(process, log)
     finally:
         end(process)
@@ -276,20 +275,34 @@ def test_every_rule_but_the_local_ones_runs_as_a_slurm_job_with_its_resources(
             assert int(slurm_job["%c"]) == int(job.get("threads", 1)), (job, slurm_job)
 
 
-def wait_for_a_running_job(cluster, process, log, seconds_running=3, timeout=1200):
-    """A job of the run in `log` that has been running for `seconds_running`."""
+def cancel_a_running_job(cluster, process, log, seconds_running=3, timeout=1200):
+    """scancel a job of the run in `log` once it has been running `seconds_running`; if it
+    completes before the cancellation lands, try the next one."""
     deadline = time.monotonic() + timeout
     first_seen: dict[str, float] = {}
     while time.monotonic() < deadline and process.poll() is None:
         run_id = RUN_ID.search(log.read_text())
-        if run_id:
-            for job in cluster.jobs("%i", "%j", "%T", "%k"):
-                if job["%j"] == run_id[1] and job["%T"] == "RUNNING":
-                    started = first_seen.setdefault(job["%i"], time.monotonic())
-                    if time.monotonic() - started >= seconds_running:
-                        return job
+        jobs = cluster.jobs("%i", "%j", "%T", "%k") if run_id else []
+        for job in jobs:
+            if job["%j"] != run_id[1] or job["%T"] != "RUNNING":
+                continue
+            started = first_seen.setdefault(job["%i"], time.monotonic())
+            if time.monotonic() - started >= seconds_running:
+                cluster.run("scancel", job["%i"])
+                if final_state(cluster, job["%i"]) == "CANCELLED":
+                    return job
         time.sleep(0.5)
-    pytest.fail(f"no job of the run kept running {seconds_running} s:\n{log.read_text()[-5000:]}")
+    pytest.fail(f"no job of the run could be cancelled running:\n{log.read_text()[-5000:]}")
+
+
+def final_state(cluster, slurm_id: str, timeout: float = 120) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        [state] = [job["%T"] for job in cluster.jobs("%i", "%T") if job["%i"] == slurm_id]
+        if state not in slurm_cluster.ACTIVE_STATES:
+            return state
+        time.sleep(0.5)
+    pytest.fail(f"SLURM job {slurm_id} still {state} {timeout} s after scancel")
 
 
 # --- settings that would hang are refused ---
