@@ -1,10 +1,11 @@
-"""Cluster execution: the tiny config through the generic profile, a SLURM dry run."""
+"""Cluster execution: the tiny config through the generic profile, a SLURM dry run.
+
+The tiny config on a real SLURM cluster: tests/test_slurm.py."""
 
 import json
 import re
 
 import pytest
-import yaml
 from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
 
 from cdbandits.workflow.provenance import config_sha256
@@ -12,7 +13,6 @@ from cdbandits.workflow.provenance import config_sha256
 pytestmark = pytest.mark.workflow
 
 PROFILES = REPO_ROOT / "workflow" / "profiles"
-SLURM_PROFILE = yaml.safe_load((PROFILES / "slurm" / "config.yaml").read_text())
 
 # One job of a dry run: "rule NAME:" (sent to the cluster) or "localrule NAME:", then
 # indented "key: value" lines.
@@ -71,10 +71,6 @@ def report_data(report: str) -> tuple[dict, dict]:
         start = report.rindex(f"var {name} = ") + len(f"var {name} = ")
         data.append(decoder.raw_decode(report, start)[0])
     return data[0], data[1]
-
-
-def slurm_array_rules() -> set[str]:
-    return {name.strip() for name in SLURM_PROFILE["slurm-array-jobs"].split(",") if name.strip()}
 
 
 def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirror, tiny_run):
@@ -164,10 +160,3 @@ def test_slurm_dry_run_of_the_default_config_with_the_profile(tmp_path):
         resources = job.get("resources", "")
         assert re.search(r"\bruntime=\d+", resources), f"{job['rule']} sets no runtime"
         assert re.search(r"\bmem_mb=\d+", resources), f"{job['rule']} sets no mem_mb"
-    sharded = {job["rule"] for job in cluster_jobs if "shard=" in job.get("wildcards", "")}
-    assert sharded <= slurm_array_rules(), "sharded sweep rules missing from slurm-array-jobs"
-
-
-def test_slurm_array_rules_exist_in_the_workflow():
-    rules = set(snakemake("--list-rules").stdout.split())
-    assert slurm_array_rules() <= rules
