@@ -17,8 +17,7 @@ include: "workflow/rules/online.smk"
 include: "workflow/rules/oracle.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/provenance.smk"
-# Refuse SLURM settings that would hang or lose outputs (see the profile's preflight.py).
-include: "workflow/profiles/slurm/preflight.smk"
+include: "workflow/rules/slurm_preflight.smk"
 
 
 rule all:

@@ -3,20 +3,18 @@
 A one-node cluster (tests/slurm_cluster.py) is started once per session; without Slurm the
 tests are skipped with the reason, unless CDBANDITS_REQUIRE_SLURM=1 (set by .ci/run), which
 turns the skip into a failure. Also tested here without a cluster: the profile's preflight
-checks (workflow/profiles/slurm/preflight.py), which refuse settings that would hang.
+checks (cdbandits.workflow.slurm_preflight), which refuse settings that would hang.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import logging
 import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import types
@@ -32,6 +30,8 @@ from packaging.version import Version
 from slurm_cluster import SlurmCluster, SlurmUnavailable, start_cluster
 from test_cluster import dry_run_jobs
 
+from cdbandits.workflow import slurm_preflight as preflight
+
 PROFILE = REPO_ROOT / "workflow" / "profiles" / "slurm"
 REQUIRE_SLURM = "CDBANDITS_REQUIRE_SLURM"
 # A tiny run takes a few minutes on 2 idle cores (20 on a busy machine); past this it is stuck.
@@ -42,17 +42,6 @@ SUBMITTED = re.compile(
 )
 RUN_ID = re.compile(r"^SLURM run ID: (\S+)$", re.M)
 ERROR_BLOCK = re.compile(r"^Error in rule (?P<rule>\w+):\n    message: (?P<message>.*)$", re.M)
-
-
-def load_preflight():
-    spec = importlib.util.spec_from_file_location("slurm_preflight", PROFILE / "preflight.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-preflight = load_preflight()
 
 
 # --- the cluster and how runs are started on it ---
@@ -394,7 +383,8 @@ def test_array_jobs_are_refused_exactly_when_the_plugin_breaks_them(slurm, tmp_p
     in the lock, the second task then waits for the first task's output instead of its own
     and fails (upstream issue #447). The preflight check refuses array jobs for exactly the
     plugin versions with that behaviour: when this test fails, update
-    LAST_PLUGIN_WITH_BROKEN_ARRAYS in preflight.py (and consider arrays in the profile)."""
+    LAST_PLUGIN_WITH_BROKEN_ARRAYS in cdbandits.workflow.slurm_preflight (and consider arrays
+    in the profile)."""
     (tmp_path / "Snakefile").write_text(SWEEP_WORKFLOW)
     output = run_snakemake(
         tmp_path / "snakemake.log",

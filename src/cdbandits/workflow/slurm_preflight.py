@@ -12,10 +12,10 @@ And with ``--slurm-array-jobs``, plugin 2.8.0 has every array task after the fir
 (and, when it fails, delete) the outputs of the first task (upstream issue #447); array mode
 can also stop submitting jobs altogether (#473).
 
-The Snakefile runs `check_settings` before the first job of a run with ``--executor slurm``
-(preflight.smk). On the command line, to check a cluster before running:
+The workflow runs :func:`check_settings` before the first job of a run with ``--executor slurm``
+(``workflow/rules/slurm_preflight.smk``). On the command line, to check a cluster before running:
 
-    envs/venv.sh python workflow/profiles/slurm/preflight.py [--slurm-status-command squeue]
+    envs/venv.sh python -m cdbandits.workflow.slurm_preflight [--slurm-status-command squeue]
 """
 
 from __future__ import annotations
