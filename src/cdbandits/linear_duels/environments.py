@@ -51,7 +51,7 @@ LetorUtility = Literal["fitted", "labels"]
 
 
 class EnvironmentArrays(NamedTuple):
-    """What the compiled kernels read of an environment (:meth:`LinearDuelingEnvironment.arrays`)."""
+    """What the kernels read of an environment (:meth:`LinearDuelingEnvironment.arrays`)."""
 
     features: NDArray[np.float64]
     utilities: NDArray[np.float64]

@@ -102,10 +102,12 @@ def loss_terms_compiled(code: int, value: float) -> tuple[float, float, float]:
             e = math.exp(value)
             loss = -value + math.log1p(e)
             below = 1.0 / (1.0 + e)
-        return loss, -below, below * (1.0 - below)
-    if value > _PROBIT_TAIL:
-        cdf = 0.5 * math.erfc(-value * _SQRT_HALF)
-        log_cdf = math.log(cdf)
+        return loss, -below, e / ((1.0 + e) * (1.0 + e))  # F(v) F(-v) without cancellation
+    if value > 0.0:  # log(1 - Phi(-v)) without cancellation
+        log_cdf = math.log1p(-0.5 * math.erfc(value * _SQRT_HALF))
+        mills = math.exp(-0.5 * value * value - _LOG_SQRT_2PI - log_cdf)
+    elif value > _PROBIT_TAIL:
+        log_cdf = math.log(0.5 * math.erfc(-value * _SQRT_HALF))
         mills = math.exp(-0.5 * value * value - _LOG_SQRT_2PI - log_cdf)
     else:  # Phi(v) = phi(v) R(-v), R(x) ~ (1 - 1/x^2 + 3/x^4) / x for large x
         x = -value
