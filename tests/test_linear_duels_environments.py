@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import find_data_mirror
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,6 @@ from cdbandits.linear_duels import (
 )
 from cdbandits.linear_duels.environments import draw_context, draw_context_compiled
 from cdbandits.winners import condorcet_winner, von_neumann_winner
-
-from conftest import find_data_mirror
 
 TRAIN = "mslr-web-rankeval-5k/msn1.fold1.train.5k.txt"
 

@@ -51,8 +51,12 @@ def test_loss_derivatives_match_finite_differences(link, value):
     loss = lambda v: float(loss_terms(link, v)[0])  # noqa: E731
     first = lambda v: float(loss_terms(link, v)[1])  # noqa: E731
     _, derivative, curvature = (float(term) for term in loss_terms(link, value))
-    assert derivative == pytest.approx((loss(value + step) - loss(value - step)) / (2 * step), rel=1e-6)
-    assert curvature == pytest.approx((first(value + step) - first(value - step)) / (2 * step), rel=1e-5)
+    assert derivative == pytest.approx(
+        (loss(value + step) - loss(value - step)) / (2 * step), rel=1e-6
+    )
+    assert curvature == pytest.approx(
+        (first(value + step) - first(value - step)) / (2 * step), rel=1e-5
+    )
 
 
 @pytest.mark.parametrize("link", sorted(LINKS))

@@ -35,7 +35,10 @@ def assert_same_run(name, environment, horizon, seed, **parameters):
     np.testing.assert_array_equal(compiled.duels, python.duels)
     np.testing.assert_array_equal(compiled.arm_counts, python.arm_counts)
     np.testing.assert_array_equal(compiled.weak_regret, python.weak_regret)
-    compiled_state, python_state = learned_state(compiled_algorithm), learned_state(python_algorithm)
+    compiled_state, python_state = (
+        learned_state(compiled_algorithm),
+        learned_state(python_algorithm),
+    )
     assert compiled_state.keys() == python_state.keys()
     # BLAS and loops sum in different orders, so the two Newton solves stop at points a
     # few MLE tolerances (1e-10) apart
@@ -65,9 +68,7 @@ def test_engines_play_the_same_duels(name, link, seed):
     seed=st.integers(0, 2**32 - 1),
 )
 def test_any_small_instance_gives_identical_runs(name, n_arms, n_features, horizon, seed):
-    environment = synthetic_linear_environment(
-        4, n_arms, n_features, np.random.default_rng(seed)
-    )
+    environment = synthetic_linear_environment(4, n_arms, n_features, np.random.default_rng(seed))
     assert_same_run(name, environment, horizon, seed, exploration_rounds=3, refit_growth=1)
 
 

@@ -26,6 +26,7 @@ linear ranker over LETOR features from interleaved comparisons with simulated cl
 
 from .base import LinearDuelingAlgorithm, MaximumLikelihoodDueler
 from .colstim import CoLSTIM
+from .dbgd import DBGDResult, DuelingBanditGradientDescent, simulate_dbgd
 from .environments import (
     LinearDuelingEnvironment,
     letor_linear_environment,
@@ -34,6 +35,8 @@ from .environments import (
 )
 from .links import LINKS, Link
 from .maxinp import MaxInP
+from .published import PUBLISHED_RESULTS, PublishedResult
+from .ranking import RankingEnvironment, expected_ndcg, ranking_environment
 from .regret import (
     context_von_neumann_winners,
     hindsight_regret,
@@ -63,20 +66,28 @@ __all__ = [
     "ALGORITHMS",
     "LINKS",
     "CoLSTIM",
+    "DBGDResult",
+    "DuelingBanditGradientDescent",
     "LinearDuelingAlgorithm",
     "LinearDuelingEnvironment",
     "LinearSimulationResult",
     "Link",
     "MaxInP",
     "MaximumLikelihoodDueler",
+    "PUBLISHED_RESULTS",
+    "PublishedResult",
+    "RankingEnvironment",
     "context_von_neumann_winners",
+    "expected_ndcg",
     "hindsight_regret",
     "letor_linear_environment",
     "linear_environment",
     "make_algorithm",
     "preference_regret",
+    "ranking_environment",
     "regret_table",
     "simulate",
+    "simulate_dbgd",
     "synthetic_linear_environment",
     "utility_regret",
     "von_neumann_regret",
