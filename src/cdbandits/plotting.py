@@ -73,6 +73,10 @@ ALGORITHM_STYLES: dict[str, AlgorithmStyle] = {
     "self_sparring": AlgorithmStyle("Self-Sparring", "#8c6d31", "X"),
     "sparring_exp3_karmed": AlgorithmStyle("Sparring EXP3 (K-armed)", "#e6550d", "<"),
     "versatile_db": AlgorithmStyle("Versatile-DB", "#31a354", ">"),
+    # Linear contextual dueling bandits (cdbandits.linear_duels)
+    "colstim": AlgorithmStyle("CoLSTIM", "#3182bd", "h"),
+    "maxinp": AlgorithmStyle("MaxInP", "#e6550d", "p"),
+    "dbgd": AlgorithmStyle("DBGD (linear ranker)", "#756bb1", "*"),
 }
 
 

@@ -1,0 +1,382 @@
+"""The interface of the linear contextual dueling algorithms and the learning they share.
+
+An algorithm is configured by its hyper-parameters (``__init__``, validated at once) and then
+driven in rounds, as the K-armed algorithms of :mod:`cdbandits.karmed` are, except that every
+round shows the features of the ``K`` arms of the round's context::
+
+    algorithm = CoLSTIM()
+    algorithm.start(n_arms=10, n_features=5, rng=np.random.default_rng(0), horizon=10_000)
+    a, b = algorithm.select(arm_features)   # arm_features: (K, d), this round's context
+    algorithm.update(a, b, outcome)         # outcome 1 if arm a won, 0 if arm b won
+
+Learned state lives in attributes with a trailing underscore, set by :meth:`start`. Like the
+K-armed algorithms, each has a readable NumPy round (:meth:`select` / :meth:`update`) and a
+numba kernel that plays many rounds against a :class:`~cdbandits.linear_duels.environments.
+LinearDuelingEnvironment` (:meth:`run_compiled`); both draw the same random numbers in the same
+order (the rules of :mod:`cdbandits.karmed.base`: ``pick`` for uniform choices; see each
+algorithm for its other draws), so on the same seed they play the same duels. Their
+floating-point state agrees to rounding (BLAS and loops sum in different orders); a duel could
+only differ where two scores tie to the last bits, which the tests would show.
+
+**Shared learning** (:class:`MaximumLikelihoodDueler`, both CoLSTIM and MaxInP):
+
+1. *Exploration.* Rounds ``1 .. tau`` duel a uniformly random pair of distinct arms: ``a`` by
+   ``pick(K)``, then ``b`` by ``pick(K - 1)`` over the other arms in increasing order.
+2. *Data.* A duel adds ``z = x_a - x_b`` and ``y = +1`` (a won) or ``-1``; the design matrix
+   ``W = lambda I + sum z z^T`` is kept as its inverse (:mod:`~cdbandits.linear_duels.estimation`).
+   A self-duel (``a = b``, ``z = 0``) carries no information and is not stored.
+3. *Estimate.* ``theta_hat`` is the regularised MLE of all stored duels
+   (:func:`~cdbandits.linear_duels.estimation.fit_mle`), refitted after round ``t`` when
+   ``t >= tau`` and either no fit has been made yet or ``t >= refit_growth * t_last``, where
+   ``t_last`` is the round of the last fit. ``refit_growth = 1`` refits every round, as the
+   papers' algorithm boxes do; the default ``1.1`` refits about ``log(T / tau) / log(1.1)``
+   times, which is what makes ``T = 10^5`` affordable (a full refit costs ``O(t d^2)``).
+   Between refits ``theta_hat`` is the last fit's (a "rarely switching" estimator, as in
+   Abbasi-Yadkori, Pal and Szepesvari, NeurIPS 2011, Section 5).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from ..karmed.base import check_integer, check_positive, pick, pick_compiled
+from .environments import EnvironmentArrays, draw_context_compiled, duel_outcome_compiled
+from .estimation import add_to_inverse, add_to_inverse_compiled, fit_mle, fit_mle_compiled
+from .links import Link, link_code
+
+__all__ = [
+    "LinearDuelingAlgorithm",
+    "MaximumLikelihoodDueler",
+    "RunRecord",
+    "exploration_pair",
+    "exploration_pair_compiled",
+    "learn_compiled",
+    "next_context_compiled",
+    "play_round_compiled",
+]
+
+
+class RunRecord(NamedTuple):
+    """What a run keeps, filled in place by the kernels and the Python loop.
+
+    ``best_utilities`` (n_contexts,) is read; ``arm_counts`` (n_contexts, K) counts each arm
+    of each context once per duel it is in (twice for a self-duel); ``weak_regret`` (1,)
+    accumulates ``max_i u_i - max(u_a, u_b)``; ``duels`` (n_rounds, 4) receives
+    ``(context, a, b, outcome)`` when it has rows.
+    """
+
+    best_utilities: NDArray[np.float64]
+    arm_counts: NDArray[np.int64]
+    weak_regret: NDArray[np.float64]
+    duels: NDArray[np.int64]
+
+
+def exploration_pair(rng: np.random.Generator, n_arms: int) -> tuple[int, int]:
+    """A uniformly random pair of distinct arms (rule 1 of the module docstring)."""
+    a = pick(rng, n_arms)
+    other = pick(rng, n_arms - 1)
+    return a, other + (other >= a)
+
+
+@numba.njit(cache=True)
+def exploration_pair_compiled(rng: np.random.Generator, n_arms: int) -> tuple[int, int]:
+    """:func:`exploration_pair` in numba."""
+    a = pick_compiled(rng, n_arms)
+    other = pick_compiled(rng, n_arms - 1)
+    if other >= a:
+        other += 1
+    return a, other
+
+
+@numba.njit(cache=True)
+def play_round_compiled(
+    environment: EnvironmentArrays,
+    environment_rng: np.random.Generator,
+    context: int,
+    a: int,
+    b: int,
+    record: RunRecord,
+    step: int,
+) -> int:
+    """Draw the outcome of ``(a, b)`` in ``context`` and record the duel; return the outcome."""
+    utilities = environment.utilities[context]
+    outcome = duel_outcome_compiled(environment.link, utilities, a, b, environment_rng.random())
+    record.arm_counts[context, a] += 1
+    record.arm_counts[context, b] += 1
+    record.weak_regret[0] += record.best_utilities[context] - max(utilities[a], utilities[b])
+    if record.duels.shape[0] > 0:
+        record.duels[step, 0] = context
+        record.duels[step, 1] = a
+        record.duels[step, 2] = b
+        record.duels[step, 3] = outcome
+    return outcome
+
+
+class LinearDuelingAlgorithm(ABC):
+    """Base of the contextual dueling algorithms over arm features; see the module docstring.
+
+    Attributes
+    ----------
+    n_arms_ : int
+        Arms per context ``K``.
+    n_features_ : int
+        Feature dimension ``d``.
+    horizon_ : int
+        The horizon given to :meth:`start`.
+    round_ : int
+        Duels completed so far.
+    rng_ : numpy.random.Generator
+        The algorithm's source of randomness.
+    """
+
+    #: Identifier in result tables and :data:`cdbandits.plotting.ALGORITHM_STYLES`.
+    name: ClassVar[str]
+
+    def start(
+        self, n_arms: int, n_features: int, rng: np.random.Generator, horizon: int
+    ) -> LinearDuelingAlgorithm:
+        """Forget everything learned and prepare a run; return ``self``.
+
+        Parameters
+        ----------
+        n_arms : int
+            Arms per context, ``K >= 2``.
+        n_features : int
+            Feature dimension ``d >= 1``.
+        rng : numpy.random.Generator
+            The only source of the algorithm's randomness.
+        horizon : int
+            Number of rounds the run will last (sizes the stored history, tunes widths).
+        """
+        self.n_arms_ = check_integer("n_arms", n_arms, minimum=2)
+        self.n_features_ = check_integer("n_features", n_features, minimum=1)
+        self.horizon_ = check_integer("horizon", horizon, minimum=1)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
+        self.rng_ = rng
+        self.round_ = 0
+        self._selected: tuple[int, int] | None = None
+        self._start()
+        return self
+
+    def select(self, arm_features: NDArray[np.float64]) -> tuple[int, int]:
+        """The pair ``(a, b)`` to duel among this round's arms (NumPy implementation).
+
+        Parameters
+        ----------
+        arm_features : ndarray, shape (K, d)
+            The features of the arms of this round's context.
+        """
+        self._check_started()
+        if self._selected is not None:
+            raise RuntimeError(f"select() called twice without update(); got {self._selected}")
+        features = np.asarray(arm_features, dtype=np.float64)
+        if features.shape != (self.n_arms_, self.n_features_) or not np.isfinite(features).all():
+            raise ValueError(
+                f"arm_features must be a finite ({self.n_arms_}, {self.n_features_}) array; "
+                f"got shape {features.shape}"
+            )
+        a, b = self._select(self.round_ + 1, features)
+        self._selected = (int(a), int(b))
+        self._features = features
+        return self._selected
+
+    def update(self, a: int, b: int, outcome: int) -> None:
+        """Learn from the duel of the pair :meth:`select` returned: ``outcome`` 1 if ``a`` won."""
+        self._check_started()
+        if self._selected is None:
+            raise RuntimeError("update() needs a preceding select()")
+        if (a, b) != self._selected:
+            raise ValueError(f"update() got the pair {(a, b)}; select() returned {self._selected}")
+        if isinstance(outcome, bool) or outcome not in (0, 1):
+            raise ValueError(f"outcome must be 1 (a won) or 0 (b won); got {outcome!r}")
+        self._update(self.round_ + 1, self._features, int(a), int(b), int(outcome))
+        self.round_ += 1
+        self._selected = None
+
+    def run_compiled(
+        self,
+        environment: EnvironmentArrays,
+        environment_rng: np.random.Generator,
+        n_rounds: int,
+        record: RunRecord,
+    ) -> None:
+        """Play ``n_rounds`` rounds in the numba kernel, continuing from the current state.
+
+        Each round the environment draws the context with one uniform of
+        ``environment_rng`` and the outcome with another, as
+        :func:`~cdbandits.linear_duels.simulation.simulate` does on its Python path.
+        """
+        self._check_started()
+        if self._selected is not None:
+            raise RuntimeError("run_compiled() between select() and update()")
+        shape = environment.features.shape
+        if shape[1:] != (self.n_arms_, self.n_features_):
+            raise ValueError(
+                f"the environment has {shape[1]} arms of {shape[2]} features; the algorithm "
+                f"was started with {self.n_arms_} and {self.n_features_}"
+            )
+        if self.round_ + n_rounds > self.horizon_:
+            raise ValueError(f"{n_rounds} more rounds would pass the horizon {self.horizon_}")
+        result = self._kernel(
+            *self._kernel_state(), self.round_, int(n_rounds), self.rng_, environment,
+            environment_rng, record,
+        )  # fmt: skip
+        self._kernel_result(result)
+        self.round_ += int(n_rounds)
+
+    def _check_started(self) -> None:
+        if not hasattr(self, "round_"):
+            raise RuntimeError(f"{type(self).__name__}: call start(...) first")
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Set the learned state for a new run."""
+
+    @abstractmethod
+    def _select(self, t: int, features: NDArray[np.float64]) -> tuple[int, int]:
+        """The pair of round ``t`` (1-based), NumPy implementation."""
+
+    @abstractmethod
+    def _update(self, t: int, features: NDArray[np.float64], a: int, b: int, outcome: int) -> None:
+        """Learn from round ``t``'s duel, NumPy implementation."""
+
+    #: ``_kernel(*self._kernel_state(), start_round, n_rounds, rng, environment,
+    #: environment_rng, record)`` plays rounds ``start_round + 1 ...`` in place.
+    _kernel: ClassVar[Callable[..., Any]]
+
+    @abstractmethod
+    def _kernel_state(self) -> tuple[Any, ...]:
+        """The kernel's leading arguments: learned state and hyper-parameters."""
+
+    @abstractmethod
+    def _kernel_result(self, result: Any) -> None:
+        """Store the scalar state the kernel returns."""
+
+    def __repr__(self) -> str:
+        parameters = ", ".join(
+            f"{name}={value!r}" for name, value in vars(self).items() if not name.endswith("_")
+        )
+        return f"{type(self).__name__}({parameters})"
+
+
+class MaximumLikelihoodDueler(LinearDuelingAlgorithm):
+    """Exploration, data and the refitted MLE shared by CoLSTIM and MaxInP (module docstring).
+
+    Parameters
+    ----------
+    exploration_rounds : int or None
+        ``tau``; ``None`` means ``d K`` (decided at :meth:`start`).
+    l2 : float
+        ``lambda > 0``, the ridge of the MLE and of ``W``.
+    refit_growth : float
+        ``>= 1``; see the module docstring.
+    link : {"logistic", "probit"}
+        The link the algorithm assumes.
+
+    Attributes
+    ----------
+    theta_ : ndarray, shape (d,)
+        ``theta_hat``.
+    gram_inverse_ : ndarray, shape (d, d)
+        ``W^{-1}``.
+    differences_ : ndarray, shape (horizon, d)
+        Stored ``z`` (the first ``n_observations_`` rows are valid).
+    signs_ : ndarray, shape (horizon,)
+        Stored ``y``.
+    n_observations_ : int
+    last_fit_ : int
+        Round of the last refit (0: none yet).
+    tau_ : int
+        The exploration length of this run.
+    """
+
+    def __init__(
+        self,
+        exploration_rounds: int | None,
+        l2: float,
+        refit_growth: float,
+        link: Link,
+    ) -> None:
+        self.exploration_rounds = (
+            None
+            if exploration_rounds is None
+            else check_integer("exploration_rounds", exploration_rounds, minimum=0)
+        )
+        self.l2 = check_positive("l2", l2)
+        self.refit_growth = check_positive("refit_growth", refit_growth, above=1.0, inclusive=True)
+        link_code(link)
+        self.link = link
+
+    def _start(self) -> None:
+        d = self.n_features_
+        self.tau_ = d * self.n_arms_ if self.exploration_rounds is None else self.exploration_rounds
+        self.theta_ = np.zeros(d)
+        self.gram_inverse_ = np.eye(d) / self.l2
+        self.differences_ = np.zeros((self.horizon_, d))
+        self.signs_ = np.zeros(self.horizon_)
+        self.n_observations_ = 0
+        self.last_fit_ = 0
+
+    def _update(self, t: int, features: NDArray[np.float64], a: int, b: int, outcome: int) -> None:
+        if a != b:
+            z = features[a] - features[b]
+            self.differences_[self.n_observations_] = z
+            self.signs_[self.n_observations_] = 1.0 if outcome == 1 else -1.0
+            self.n_observations_ += 1
+            add_to_inverse(self.gram_inverse_, z)
+        if t >= self.tau_ and (self.last_fit_ == 0 or t >= self.refit_growth * self.last_fit_):
+            n = self.n_observations_
+            self.theta_ = fit_mle(
+                self.link, self.differences_[:n], self.signs_[:n], self.l2, self.theta_
+            )
+            self.last_fit_ = t
+
+    def _learning_state(self) -> tuple[Any, ...]:
+        """The kernel arguments of the shared learning, in :func:`learn_compiled`'s order."""
+        return (
+            self.theta_,
+            self.gram_inverse_,
+            self.differences_,
+            self.signs_,
+            self.n_observations_,
+            self.last_fit_,
+            link_code(self.link),
+            self.l2,
+            self.refit_growth,
+            self.tau_,
+        )
+
+    def _kernel_result(self, result: tuple[int, int]) -> None:
+        self.n_observations_, self.last_fit_ = (int(value) for value in result)
+
+
+@numba.njit(cache=True)
+def learn_compiled(
+    theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2, refit_growth,
+    tau, t, features, a, b, outcome, scratch,
+):  # fmt: skip
+    """:meth:`MaximumLikelihoodDueler._update` in numba; returns the new
+    ``(n_observations, last_fit)``."""
+    if a != b:
+        for j in range(features.shape[1]):
+            differences[n_observations, j] = features[a, j] - features[b, j]
+        signs[n_observations] = 1.0 if outcome == 1 else -1.0
+        add_to_inverse_compiled(gram_inverse, differences[n_observations], scratch)
+        n_observations += 1
+    if t >= tau and (last_fit == 0 or t >= refit_growth * last_fit):
+        fit_mle_compiled(code, differences, signs, n_observations, l2, theta)
+        last_fit = t
+    return n_observations, last_fit
+
+
+@numba.njit(cache=True)
+def next_context_compiled(environment: EnvironmentArrays, environment_rng: np.random.Generator):
+    """The context of the next round (one uniform of the environment's stream)."""
+    return draw_context_compiled(environment.cumulative, environment_rng.random())
