@@ -57,7 +57,13 @@ from .paper_examples import (
 from .preference import as_skew
 from .randomness import stable_id
 from .stats import IntervalMethod, binomial_interval
-from .winners import COPELAND_VARIANTS, SIMPLEX_SOLVER, CopelandVariant, von_neumann_winner
+from .winners import (
+    COPELAND_VARIANTS,
+    SIMPLEX_SOLVER,
+    CopelandVariant,
+    reference_von_neumann_winner,
+    von_neumann_winner,
+)
 
 __all__ = [
     "AppendixCounts",
@@ -93,7 +99,6 @@ SAMPLES_PER_BLOCK = 1000
 
 
 _CONDORCET_METHOD = METHODS.index("condorcet")
-_DOUBLE_ORACLE_METHOD = METHODS.index("double_oracle")
 
 
 # --------------------------------------------------------------------------------------
@@ -778,14 +783,13 @@ def run_shard(
         subsets = np.concatenate([plan.block_subsets(k, b, rows) for b, rows in blocks])
         solution = subset_von_neumann_winners(P, subsets, **options)
         per_k[k] = count_summaries(k, summarise_subsets(P, subsets, solution, variant))
-        fallbacks = per_k[k].methods["cvxpy"]
-        if fallbacks:
+        interior = per_k[k].methods["interior_point"]
+        if interior:
             logger.info(
-                "K = %d: %d of %d matrices went through cvxpy %s",
+                "K = %d: %d of %d matrices needed the interior point method",
                 k,
-                fallbacks,
+                interior,
                 subsets.shape[0],
-                per_k[k].fallback_reasons,
             )
     logger.info(
         "%s shard %d/%d: %d blocks, %d matrices",
@@ -1429,9 +1433,9 @@ def verification_picks(
     """Choose sampled matrices to re-solve with the reference.
 
     ``n_uniform`` are drawn uniformly without replacement from all matrices of ``plan``;
-    ``n_double_oracle`` more uniformly from those the batched solver handled with the double
-    oracle (the non-trivial path; Condorcet cases are easy), which requires re-solving the
-    whole plan.
+    ``n_double_oracle`` more uniformly from those without a Condorcet winner (the ones that
+    need an LP; the stratum keeps its historical name "double_oracle"), which requires
+    re-solving the whole plan.
 
     Returns
     -------
@@ -1454,7 +1458,7 @@ def verification_picks(
     oracle_rows: list[int] = []
     for (k, block, rows), start in zip(units, starts[:-1], strict=True):
         solution = subset_von_neumann_winners(P, plan.block_subsets(k, block, rows), **options)
-        oracle_rows.extend(start + np.flatnonzero(solution.method == _DOUBLE_ORACLE_METHOD))
+        oracle_rows.extend(start + np.flatnonzero(solution.method != _CONDORCET_METHOD))
     chosen = rng.choice(
         np.asarray(oracle_rows, dtype=np.int64),
         size=min(n_double_oracle, len(oracle_rows)),
@@ -1524,7 +1528,7 @@ def verify_against_reference(
             zip(group.itertuples(index=False), subsets, strict=True)
         ):
             sub = P[np.ix_(arms, arms)]
-            reference = von_neumann_winner(sub, solver=solver)
+            reference = reference_von_neumann_winner(sub, solver=solver)
             ours = batched.weights[index]
             same_support, difference = _compare(ours, reference.weights)
             agrees = same_support and difference <= weight_tol
@@ -1547,7 +1551,7 @@ def verify_against_reference(
                 "simplex_exploitability": np.nan,
             }
             if not agrees:
-                simplex = von_neumann_winner(sub, solver=SIMPLEX_SOLVER)
+                simplex = reference_von_neumann_winner(sub, solver=SIMPLEX_SOLVER)
                 simplex_same, simplex_difference = _compare(ours, simplex.weights)
                 row["simplex_support"] = " ".join(map(str, simplex.support))
                 row["simplex_agrees"] = simplex_same and simplex_difference <= weight_tol
