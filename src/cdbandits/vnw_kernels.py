@@ -19,10 +19,12 @@ scale; tolerances are relative to it) is solved in four steps:
    a strictly complementary point: its support ``U = {b : w[b] > s[b]}`` is the union of the
    supports of all vNWs, and arms that are exchangeable (clones) get equal weight.
    Once ``mu`` is small and the partition clear, ``U`` is read off and the point is snapped
-   onto the face by the least-squares projection onto ``{S[U, U].T @ w = 0, sum(w) = 1}``
-   (the face's affine hull: the unique vNW when there is one). The snapped point is
-   accepted when it is certified and strictly complementary; near the end of the path
-   (``mu < FINAL_MU``) a certified point is accepted as it is.
+   onto the face: its affine hull is ``{S[U, U].T @ w = 0, sum(w) = 1}``; when that is a
+   single point, it is the unique vNW; otherwise the analytic centre is computed exactly by
+   Newton's method on the face (:func:`_centre`; the interior point iterates themselves
+   drift along the face, whose directions are nearly singular in their linear systems).
+   The snapped point is accepted when it is certified and strictly complementary; near the
+   end of the path (``mu < FINAL_MU``) a certified point is accepted as it is.
 4. **Certificate**: ``min_b (S.T @ w)[b] >= -CERTIFICATE_TOL`` and ``w >= 0``, ``sum(w) = 1``;
    a matrix that cannot be certified returns the status :data:`FAILED` (the callers raise).
 """
@@ -62,18 +64,22 @@ SIMPLEX_MAX_K = 64
 #: Pivots the simplex method may make when ``K > SIMPLEX_MAX_K``.
 SIMPLEX_PIVOTS_LARGE = 64
 
-#: ``mu`` below which a certified point is accepted even if not clearly strictly
-#: complementary (near-ties within rounding), and the interior point method's last chance.
+#: ``mu`` below which a certified point is accepted even if not strictly complementary to
+#: ``TIE_TOL`` (near-ties: values below ``TIE_TOL`` that are not exact ties, as in matrices
+#: whose entries span many decades); tried at every iteration from then on.
 FINAL_MU = 1e-15
 
 #: ``mu`` below which the support is read off an interior point whose partition is clear
 #: (every arm's weight and value differ by a factor of 1000); the snapped point is kept when
-#: the face is a single point and the point is certified and strictly complementary.
+#: it is certified and strictly complementary.
 IDENTIFY_MU = 1e-6
 
-#: ``mu`` below which a snapped point on a face of positive dimension (ties) is kept: it is
-#: then within about ``FACE_MU`` of the analytic centre.
-FACE_MU = 1e-13
+#: Singular values of the face's equalizer system below this fraction of the largest one
+#: count as zero (directions along which the vNW is not unique).
+RANK_TOL = 1e-9
+
+#: Newton iterations of the analytic centre before stopping.
+MAX_CENTRE_ITERATIONS = 50
 
 #: Interior point iterations before giving up.
 MAX_INTERIOR_ITERATIONS = 120
@@ -162,33 +168,79 @@ def _equalizer(S, support):
 
 
 @njit(cache=True)
-def _project(S, support, start):
-    """Least-squares projection of ``start[U]`` onto ``{S[U,U].T w = 0, sum(w) = 1}``.
+def _centre(S, support, start):
+    """The analytic centre of the optimal face with support ``U``, from an interior ``start``.
 
-    Returns the projected distribution (zero off ``U``; NaN if it sums to 0) and whether the
-    system determines ``w`` (full column rank: the optimal face is a single point).
+    The face's affine hull ``{S[U, U].T w = 0, sum(w) = 1}`` is parametrised as
+    ``w = base + N z`` by a singular value decomposition (``N`` spans its directions, rank
+    decided at ``RANK_TOL`` relative to the largest singular value). When ``N`` is empty the
+    face is the single point ``base``. Otherwise Newton's method with a backtracking line
+    search maximises ``sum log w[U] + sum log (S.T w)[not U]`` over ``z``, starting from the
+    projection of ``start``. Returns the point (NaN when ``start`` does not project into the
+    face's relative interior).
     """
     k = S.shape[0]
     n = support.size
+    w = np.full(k, np.nan)
+    if n == 0:
+        return w
+    outside = np.ones(k, dtype=np.bool_)
+    outside[support] = False
+    others = np.flatnonzero(outside)
     system = np.empty((n + 1, n))
     for a in range(n):
         for b in range(n):
             system[a, b] = S[support[b], support[a]]
         system[n, a] = 1.0
-    point = np.empty(n)
+    left, singular, right = np.linalg.svd(system, full_matrices=False)
+    rank = 0
+    while rank < n and singular[rank] > RANK_TOL * singular[0]:
+        rank += 1
+    base = np.ascontiguousarray(right[:rank].T) @ (left[n, :rank] / singular[:rank])
+    if rank == n:
+        w[:] = 0.0
+        w[support] = base
+        return w
+    directions = np.ascontiguousarray(right[rank:].T)  # n x r
+    value_map = np.empty((others.size, n))  # (S.T w)[others] = value_map @ w[U]
+    for o in range(others.size):
+        for a in range(n):
+            value_map[o, a] = S[support[a], others[o]]
+    base_values = value_map @ base
+    value_directions = value_map @ directions
+    start_support = np.empty(n)
     for a in range(n):
-        point[a] = start[support[a]]
-    rhs = np.zeros(n + 1)
-    rhs[n] = 1.0
-    correction, _, rank, _ = np.linalg.lstsq(system, rhs - system @ point)
-    w = np.zeros(k)
-    for a in range(n):
-        w[support[a]] = point[a] + correction[a]
-    total = w.sum()
-    if not total > 0.0:
-        w[:] = np.nan
-        return w, False
-    return w / total, rank == n
+        start_support[a] = start[support[a]]
+    z = directions.T @ (start_support - base)
+    weights = base + directions @ z
+    values = base_values + value_directions @ z
+    if weights.min() <= 0.0 or (others.size and values.min() <= 0.0):
+        return w
+    for _ in range(MAX_CENTRE_ITERATIONS):
+        gradient = directions.T @ (1.0 / weights) + value_directions.T @ (1.0 / values)
+        scaled_w = directions / weights.reshape(-1, 1)
+        scaled_v = value_directions / values.reshape(-1, 1)
+        hessian = scaled_w.T @ scaled_w + scaled_v.T @ scaled_v
+        step = np.linalg.solve(hessian, gradient)
+        decrement = gradient @ step
+        objective = np.log(weights).sum() + np.log(values).sum()
+        length = 1.0
+        while length > 1e-12:
+            trial_w = weights + length * (directions @ step)
+            trial_v = values + length * (value_directions @ step)
+            if trial_w.min() > 0.0 and (others.size == 0 or trial_v.min() > 0.0):
+                trial = np.log(trial_w).sum() + np.log(trial_v).sum()
+                if trial >= objective + 0.25 * length * decrement:
+                    break
+            length *= 0.5
+        z += length * step
+        weights = base + directions @ z
+        values = base_values + value_directions @ z
+        if decrement < 1e-24:
+            break
+    w[:] = 0.0
+    w[support] = weights / weights.sum()
+    return w
 
 
 @njit(cache=True)
@@ -225,12 +277,13 @@ def _interior_point(S, out) -> bool:
             if max(w[i], s[i]) < 1e3 * min(w[i], s[i]):
                 clear = False
                 break
-        if (clear and mu < IDENTIFY_MU) or mu < FINAL_MU:
-            candidate, unique = _project(S, np.flatnonzero(w > s), w)
-            if (unique or mu < FACE_MU) and _accept(S, candidate, mu >= FINAL_MU):
+        final = mu < FINAL_MU or not mu > 0.0
+        if (clear and mu < IDENTIFY_MU) or final:
+            candidate = _centre(S, np.flatnonzero(w > s), w)
+            if _accept(S, candidate, not final):
                 out[:] = candidate
                 return True
-            if mu < FINAL_MU:
+            if not mu > 0.0:
                 return False
         for i in range(k):
             system[i, i] = S[i, i] + s[i] / w[i]
