@@ -175,7 +175,7 @@ def test_hand_counted_cycle_and_loser():
     assert counts.all_copeland_in_support == counts.some_copeland_in_support == 4
     assert counts.support_size == {1: 3, 3: 1}
     assert counts.max_copeland_loss == {0: 4}
-    assert counts.methods == {"condorcet": 3, "double_oracle": 1, "cvxpy": 0}
+    assert counts.methods == {"condorcet": 3, "simplex": 1, "interior_point": 0}
     table = per_k_table(AppendixCounts("cycle", "wins", ((3, 0, 4),), {3: counts}))
     row = table.iloc[0]
     assert row["fraction_condorcet"] == 0.75
@@ -250,7 +250,7 @@ def synthetic_counts(
             some_copeland_in_support=n - 10,
             support_size={1: condorcet, 3: n - condorcet - five, **({5: five} if five else {})},
             max_copeland_loss={0: n - 50, 4: 50},
-            methods={"condorcet": condorcet, "double_oracle": n - condorcet, "cvxpy": 0},
+            methods={"condorcet": condorcet, "simplex": n - condorcet, "interior_point": 0},
             fallback_reasons={reason: 0 for reason in FALLBACK_REASONS},
             worst_exploitability=0.0,
         )
