@@ -28,6 +28,7 @@ the repeats, and the ratios of the peers' medians to ours.
 
 Run in the benchmark environment (the peers are not in the main lock):
 ``envs/bench.sh python benchmarks/bench_von_neumann.py --markdown benchmarks/von_neumann.md``
+(``--ks`` and ``--csv`` split a run over processes; ``--render`` joins their CSVs).
 """
 
 from __future__ import annotations
@@ -287,9 +288,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2015)
     parser.add_argument("--csv", type=Path, help="write the full table as CSV")
     parser.add_argument("--markdown", type=Path, help="write the summary table as Markdown")
+    parser.add_argument(
+        "--render",
+        type=Path,
+        nargs="+",
+        help="only write --markdown from these --csv outputs (runs split over processes)",
+    )
     args = parser.parse_args()
     if args.repeats < 5:
         parser.error("--repeats must be at least 5")
+    if args.render:
+        table = pd.concat([pd.read_csv(path) for path in args.render], ignore_index=True)
+        peers = [p for p in PEERS if f"{p}_ms" in table]
+        order = table["category"].map(CATEGORIES.index)
+        summary = markdown(table.assign(order=order).sort_values(["K", "order"]), peers)
+        print(summary)
+        if args.markdown:
+            write_text(args.markdown, summary)
+        return
 
     numba.set_num_threads(1)
     root = data_root()

@@ -53,10 +53,13 @@ def test_all_ties_give_the_uniform_distribution(k):
 
 
 def test_centre_of_the_clone_face_from_an_off_centre_start():
-    """The face {w0 + w1 = w2 = w3 = 1/3} has its centre at w0 = w1 = 1/6."""
+    """The face {w0 + w1 = w2 = w3 = 1/3} has its centre at w0 = w1 = 1/6.
+
+    The start is off the face too (its weights sum to 1.02), as interior points are.
+    """
     S = clone_example_matrix(5)
-    start = np.array([0.3, 1 / 30, 1 / 3, 1 / 3, 0, 0, 0, 0, 0])
-    centre = _centre(S, np.array([0, 1, 2, 3]), start)
+    start = np.array([0.3, 1 / 30, 1 / 3 + 0.01, 1 / 3 + 0.01, 0, 0, 0, 0, 0])
+    centre = _centre(S, np.array([0, 1, 2, 3]), start, start @ S)
     np.testing.assert_allclose(centre, [1 / 6, 1 / 6, 1 / 3, 1 / 3, 0, 0, 0, 0, 0], atol=1e-14)
 
 
@@ -81,10 +84,10 @@ def test_centre_satisfies_its_optimality_condition_on_random_tied_faces():
     assert checked >= 20  # the sample has tied faces of positive dimension
 
 
-def test_centre_rejects_a_start_outside_the_face():
+def test_centre_rejects_a_start_that_is_not_positive():
     S = clone_example_matrix(5)
-    start = np.array([1.2, -0.2, 0, 0, 0, 0, 0, 0, 0])  # projects to w1 < 0
-    assert np.isnan(_centre(S, np.array([0, 1, 2, 3]), start)).all()
+    start = np.array([1.2, -0.2, 0, 0, 0, 0, 0, 0, 0])
+    assert np.isnan(_centre(S, np.array([0, 1, 2, 3]), start, start @ S)).all()
 
 
 def test_accept_checks_certificate_and_strict_complementarity():
@@ -96,3 +99,15 @@ def test_accept_checks_certificate_and_strict_complementarity():
     tied = np.zeros((2, 2))
     assert _accept(tied, np.array([1.0, 0.0]), False)
     assert not _accept(tied, np.array([1.0, 0.0]), True)  # arm 1 ties: support not maximal
+
+
+def test_large_cloned_matrix_is_solved():
+    """500 arms, 50 of them copies: a face of dozens of dimensions, many nearly tied arms."""
+    rng = np.random.default_rng(7)
+    base = skew(rng.uniform(-1, 1, (450, 450)))
+    order = np.r_[np.arange(450), rng.integers(0, 450, 50)]
+    P = base[np.ix_(order, order)]
+    path, certificate, weights = solve(P)
+    assert path == INTERIOR_POINT and certificate >= -1e-9
+    for copy, arm in enumerate(order[450:], start=450):
+        assert weights[copy] == pytest.approx(weights[arm], abs=1e-12)

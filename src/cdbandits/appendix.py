@@ -1475,6 +1475,17 @@ def _compare(ours: NDArray[np.float64], theirs: NDArray[np.float64]) -> tuple[bo
     return same, float(np.abs(ours - theirs).max())
 
 
+def _unique_on_support(P: NDArray[np.float64], support: NDArray[np.int64]) -> bool:
+    """Does the support determine the vNW (equalizer system of full column rank)?
+
+    When it does not (ties, clones), the vNWs with this support form a face of positive
+    dimension, and solvers may return different points of it.
+    """
+    scaled = P / (np.abs(P).max() or 1.0)
+    system = np.vstack([scaled[np.ix_(support, support)].T, np.ones(support.size)])
+    return bool(np.linalg.matrix_rank(system, tol=1e-9) == support.size)
+
+
 def verify_against_reference(
     P: ArrayLike,
     plan: SamplingPlan,
@@ -1486,8 +1497,12 @@ def verify_against_reference(
 ) -> pd.DataFrame:
     """Re-solve picked sub-matrices with both solvers and compare; arbitrate disagreements.
 
-    A pick *agrees* when both supports are equal and no weight differs by more than
-    ``weight_tol``. A disagreeing pick is solved once more by the reference with the simplex
+    A pick *agrees* when both supports are equal and, if that support determines the vNW
+    (``unique_vnw``), no weight differs by more than ``weight_tol``. When it does not (ties,
+    clones), the vNWs form a face and the two solvers return different points of it by
+    design (the batched solver its analytic centre, cvxpy wherever its iterations stop), so
+    only the support (the union of the supports of all vNWs) is compared; both answers are
+    certified. A disagreeing pick is solved once more by the reference with the simplex
     solver :data:`cdbandits.winners.SIMPLEX_SOLVER` (an exact vertex, which is the vNW when
     it is unique): interior-point solutions can carry spurious arms with weights near the
     solver's tolerance, which the polish keeps when their slack is as small.
@@ -1511,7 +1526,7 @@ def verify_against_reference(
     -------
     pandas.DataFrame
         One row per pick: the pick, ``arms`` (space-separated indices into ``P``),
-        ``method`` of the batched solver, both supports, ``same_support``,
+        ``method`` of the batched solver, both supports, ``same_support``, ``unique_vnw``,
         ``max_abs_weight_difference``, ``agrees``, both certificates, and for disagreeing
         picks the simplex re-solve: ``simplex_support``, ``simplex_agrees`` and
         ``simplex_exploitability`` (empty otherwise).
@@ -1531,7 +1546,8 @@ def verify_against_reference(
             reference = reference_von_neumann_winner(sub, solver=solver)
             ours = batched.weights[index]
             same_support, difference = _compare(ours, reference.weights)
-            agrees = same_support and difference <= weight_tol
+            unique = _unique_on_support(sub, reference.support)
+            agrees = same_support and (difference <= weight_tol or not unique)
             row = {
                 "stratum": pick.stratum,
                 "K": int(k),
@@ -1542,6 +1558,7 @@ def verify_against_reference(
                 "support_batched": " ".join(map(str, np.flatnonzero(ours > 0))),
                 "support_reference": " ".join(map(str, reference.support)),
                 "same_support": same_support,
+                "unique_vnw": unique,
                 "max_abs_weight_difference": difference,
                 "agrees": agrees,
                 "exploitability_batched": float(batched.exploitability[index]),

@@ -168,16 +168,18 @@ def _equalizer(S, support):
 
 
 @njit(cache=True)
-def _centre(S, support, start):
+def _centre(S, support, start, start_values):
     """The analytic centre of the optimal face with support ``U``, from an interior ``start``.
 
     The face's affine hull ``{S[U, U].T w = 0, sum(w) = 1}`` is parametrised as
     ``w = base + N z`` by a singular value decomposition (``N`` spans its directions, rank
     decided at ``RANK_TOL`` relative to the largest singular value). When ``N`` is empty the
     face is the single point ``base``. Otherwise Newton's method with a backtracking line
-    search maximises ``sum log w[U] + sum log (S.T w)[not U]`` over ``z``, starting from the
-    projection of ``start``. Returns the point (NaN when ``start`` does not project into the
-    face's relative interior).
+    search maximises ``sum log w[U] + sum log (S.T w)[not U]`` over ``z``. It starts from the
+    interior point's weights ``start[U]`` and values ``start_values[not U]`` (positive, but
+    off the face by rounding) with infeasible-start Newton steps, which reach the face while
+    keeping every coordinate positive. Returns the point (NaN when the start is not positive
+    or the centre is not reached inside the face).
     """
     k = S.shape[0]
     n = support.size
@@ -206,38 +208,57 @@ def _centre(S, support, start):
     for o in range(others.size):
         for a in range(n):
             value_map[o, a] = S[support[a], others[o]]
-    base_values = value_map @ base
     value_directions = value_map @ directions
-    start_support = np.empty(n)
+    weights = np.empty(n)
     for a in range(n):
-        start_support[a] = start[support[a]]
-    z = directions.T @ (start_support - base)
-    weights = base + directions @ z
-    values = base_values + value_directions @ z
-    if weights.min() <= 0.0 or (others.size and values.min() <= 0.0):
+        weights[a] = start[support[a]]
+    values = np.empty(others.size)
+    for o in range(others.size):
+        values[o] = start_values[others[o]]
+    if weights.min() <= 0.0 or (values.size and values.min() <= 0.0):
         return w
     for _ in range(MAX_CENTRE_ITERATIONS):
-        gradient = directions.T @ (1.0 / weights) + value_directions.T @ (1.0 / values)
-        scaled_w = directions / weights.reshape(-1, 1)
-        scaled_v = value_directions / values.reshape(-1, 1)
+        # Infeasible-start Newton: the step returns to the face (d0) and centres along it.
+        projected = base + directions @ (directions.T @ (weights - base))
+        offset_w = projected - weights
+        offset_v = value_map @ projected - values
+        inverse_w, inverse_v = 1.0 / weights, 1.0 / values
+        scaled_w = directions * inverse_w.reshape(-1, 1)
+        scaled_v = value_directions * inverse_v.reshape(-1, 1)
         hessian = scaled_w.T @ scaled_w + scaled_v.T @ scaled_v
-        step = np.linalg.solve(hessian, gradient)
-        decrement = gradient @ step
+        rhs = directions.T @ (inverse_w - inverse_w**2 * offset_w) + value_directions.T @ (
+            inverse_v - inverse_v**2 * offset_v
+        )
+        z = np.linalg.solve(hessian, rhs)
+        step_w = offset_w + directions @ z
+        step_v = offset_v + value_directions @ z
+        feasible = np.abs(offset_w).max() <= 1e-15 * weights.max() and (
+            values.size == 0 or np.abs(offset_v).max() <= 1e-15 * max(1.0, values.max())
+        )
+        decrement = (step_w * inverse_w) @ (step_w * inverse_w) + (step_v * inverse_v) @ (
+            step_v * inverse_v
+        )
         objective = np.log(weights).sum() + np.log(values).sum()
+        slope = step_w @ inverse_w + step_v @ inverse_v
         length = 1.0
         while length > 1e-12:
-            trial_w = weights + length * (directions @ step)
-            trial_v = values + length * (value_directions @ step)
-            if trial_w.min() > 0.0 and (others.size == 0 or trial_v.min() > 0.0):
+            trial_w = weights + length * step_w
+            trial_v = values + length * step_v
+            if trial_w.min() > 0.0 and (values.size == 0 or trial_v.min() > 0.0):
+                if not feasible:
+                    break
                 trial = np.log(trial_w).sum() + np.log(trial_v).sum()
-                if trial >= objective + 0.25 * length * decrement:
+                if trial >= objective + 0.25 * length * slope:
                     break
             length *= 0.5
-        z += length * step
-        weights = base + directions @ z
-        values = base_values + value_directions @ z
-        if decrement < 1e-24:
+        weights = weights + length * step_w
+        values = values + length * step_v
+        if feasible and decrement < 1e-24:
             break
+    projected = base + directions @ (directions.T @ (weights - base))
+    if projected.min() <= 0.0:
+        return w
+    weights = projected
     w[:] = 0.0
     w[support] = weights / weights.sum()
     return w
@@ -279,7 +300,7 @@ def _interior_point(S, out) -> bool:
                 break
         final = mu < FINAL_MU or not mu > 0.0
         if (clear and mu < IDENTIFY_MU) or final:
-            candidate = _centre(S, np.flatnonzero(w > s), w)
+            candidate = _centre(S, np.flatnonzero(w > s), w, s)
             if _accept(S, candidate, not final):
                 out[:] = candidate
                 return True
@@ -306,6 +327,8 @@ def _interior_point(S, out) -> bool:
         w = np.maximum(w, 1e-300)
         w /= w.sum()
         t += step * dt
+        if not (np.isfinite(w).all() and np.isfinite(t)):
+            return False
     return False
 
 
