@@ -284,6 +284,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ks", type=int, nargs="+", default=[3, 10, 40, 136, 500, 1000])
     parser.add_argument("--categories", nargs="+", default=list(CATEGORIES), choices=CATEGORIES)
+    parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=PEERS)
     parser.add_argument("--repeats", type=int, default=5, help="timed rounds (>= 5)")
     parser.add_argument("--seed", type=int, default=2015)
     parser.add_argument("--csv", type=Path, help="write the full table as CSV")
@@ -314,7 +315,7 @@ def main() -> None:
         "ATP": atp_matrix(root),
         "PrefLib": preflib_matrices(root),
     }
-    peers = peer_solvers()
+    peers = {name: prepare for name, prepare in peer_solvers().items() if name in args.peers}
     rng = np.random.default_rng(args.seed)
     rows = []
     for k in args.ks:
