@@ -240,7 +240,7 @@ def targets(row: pd.Series) -> str:
     """Which of the issue's targets this row meets (ratios of medians)."""
     notes = []
     for peer in ("pref_voting", "scipy_highs"):
-        if f"{peer}_ms" not in row or pd.isna(row[f"{peer}_ms"]):
+        if pd.isna(row.get(f"{peer}_ms")):
             continue
         single = row[f"{peer}_ms"] / row["cdbandits_ms"]
         if single < 5:
@@ -263,15 +263,20 @@ def markdown(table: pd.DataFrame, peers: list[str]) -> str:
     )
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     for _, row in table.iterrows():
+        timed = [s for s in solvers if pd.notna(row.get(f"{s}_ms"))]
         cells = [
             f"{row[f'{s}_ms']:.3g} ({row[f'{s}_min_ms']:.3g}–{row[f'{s}_max_ms']:.3g})"
+            if s in timed
+            else "not run"
             for s in solvers
         ]
-        ratios = [f"{row[f'{p}_ms'] / row['cdbandits_ms']:,.1f}×" for p in peers]
+        ratios = [
+            f"{row[f'{p}_ms'] / row['cdbandits_ms']:,.1f}×" if p in timed else "" for p in peers
+        ]
         batched_ratio = (
-            f"{row['pref_voting_ms'] / row['batched_ms']:,.0f}×" if "pref_voting" in peers else ""
+            f"{row['pref_voting_ms'] / row['batched_ms']:,.0f}×" if "pref_voting" in timed else ""
         )
-        invalid = ", ".join(f"{s} {row[f'{s}_invalid']}" for s in solvers if row[f"{s}_invalid"])
+        invalid = ", ".join(f"{s} {int(row[f'{s}_invalid'])}" for s in timed if row[f"{s}_invalid"])
         lines.append(
             f"| {row['category']} | {row['K']} | {row['matrices']} | "
             + " | ".join(cells + ratios)
