@@ -17,7 +17,7 @@ Matrices, for K in ``--ks`` (a category is skipped at a K it cannot supply): ``r
 rankings, ``P = margins / 10``: exact ties), ``clones`` (random dense with K/10 arms copied),
 ``MSLR`` (random K-subsets of the published informational matrix), ``ATP`` (head-to-head
 win-rate differences of random K-subsets of the 1,000 players with most ATP matches
-1991-2024, 0 for pairs that never met) and ``PrefLib`` (majority margins of the F1-season
+1990-2024, 0 for pairs that never met) and ``PrefLib`` (majority margins of the F1-season
 and figure-skating elections; random K-subsets).
 
 An answer is *valid* when it is a distribution whose certificate
