@@ -1,28 +1,34 @@
-"""Time von Neumann winner solvers per matrix on random K-subsets of an MSLR matrix.
+"""Time certified von Neumann winners against the solvers people use, on the same matrices.
 
-Every method solves the *same* matrices and returns a polished, certified vNW:
+Solvers (each gets the same skew-form matrices, every answer is checked):
 
-* ``reference``: :func:`cdbandits.winners.von_neumann_winner` (Condorcet shortcut, then a
-  cvxpy LP per matrix and the exact polish);
-* ``cvxpy``: a new cvxpy problem per matrix, default solver, no Condorcet shortcut;
-* ``cvxpy_parameter``: one cvxpy problem per K with the matrix as a ``cp.Parameter``
-  (DPP: compiled once, re-solved per matrix);
-* ``highs``: ``scipy.optimize.linprog(method="highs")`` per matrix;
-* ``batched``: :func:`cdbandits.batched.subset_von_neumann_winners` on the same matrices,
-  repeated to a batch of at least ``--batch`` rows (as the appendix calls it: thousands of
-  matrices per call, so the fixed cost of a call is shared); the best of ``--repeats``
-  calls, after a warm-up that loads the compiled code.
+* ``cdbandits``: one :func:`cdbandits.winners.von_neumann_winner` call per matrix;
+* ``batched``: :func:`cdbandits.batched.von_neumann_winners` on the stack of the cell's
+  matrices (time per matrix);
+* ``pref_voting``: ``pref_voting.probabilistic_methods.maximal_lottery`` (one scipy HiGHS
+  LP) on a ``MarginGraph`` built beforehand (not timed);
+* ``scipy_highs``: the plain LP ``max v  s.t.  P.T @ p >= v, sum(p) = 1, p >= 0`` by
+  ``scipy.optimize.linprog(method="highs")``;
+* ``nashpy``: ``nashpy.Game(P).linear_program()`` (scipy's LP behind nashpy's API);
+* ``pygambit``: ``pygambit.nash.lp_solve`` in floating point, where pygambit is installed.
 
-The LP methods are polished with :func:`cdbandits.winners.polish_von_neumann` on the
-support given by complementary slackness, after scaling the matrix to ``max |P| = 1``, as the
-reference does, so all rows time the same deliverable; a solution that still fails the
-certificate is counted in the ``uncertified`` column (the reference would then retry with
-HiGHS). Ratios are (method time) / (batched time). With ``--without-condorcet`` only
-sub-matrices without a Condorcet winner are used (the cases that need an LP; at small K most
-random sub-matrices have one). The machine's other load makes the
-numbers noisy; they are what was measured.
+Matrices, for K in ``--ks`` (a category is skipped at a K it cannot supply): ``random dense``
+(uniform upper triangle: supports of about K/2), ``integer margins`` (10 voters with random
+rankings, ``P = margins / 10``: exact ties), ``clones`` (random dense with K/10 arms copied),
+``MSLR`` (random K-subsets of the published informational matrix), ``ATP`` (head-to-head
+win-rate differences of random K-subsets of the 1,000 players with most ATP matches
+1990-2024, 0 for pairs that never met) and ``PrefLib`` (majority margins of the F1-season
+and figure-skating elections; random K-subsets).
 
-Run: ``.venv/bin/python benchmarks/bench_von_neumann.py --markdown bench.md --csv bench.csv``
+An answer is *valid* when it is a distribution whose certificate
+``min_b (P.T @ p)[b] / max|P|`` is at least ``-1e-9`` (the library's own guarantee). Every
+solver is timed over all matrices of a cell, ``--repeats`` times with the solvers
+interleaved; the table shows the median time per matrix and the spread (min-max) over
+the repeats, and the ratios of the peers' medians to ours.
+
+Run in the benchmark environment (the peers are not in the main lock):
+``envs/bench.sh python benchmarks/bench_von_neumann.py --markdown benchmarks/von_neumann.md``
+(``--ks`` and ``--csv`` split a run over processes; ``--render`` joins their CSVs).
 """
 
 from __future__ import annotations
@@ -33,226 +39,302 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import cvxpy as cp
 import numba
 import numpy as np
 import pandas as pd
 import scipy.optimize
 
-from cdbandits.batched import METHODS, subset_von_neumann_winners
+from cdbandits.batched import METHODS, von_neumann_winners
 from cdbandits.datasets import DATA_FILES
-from cdbandits.experiments.appendix.sampling import sample_subsets
 from cdbandits.files import write_csv, write_text
 from cdbandits.matrix_io import load_matrix
 from cdbandits.preference import as_skew
-from cdbandits.winners import (
-    CERTIFICATE_TOL,
-    exploitability,
-    polish_von_neumann,
-    von_neumann_winner,
-)
+from cdbandits.winners import von_neumann_winner
 
 Solver = Callable[[np.ndarray], np.ndarray]
+CATEGORIES = ("random dense", "integer margins", "clones", "MSLR", "ATP", "PrefLib")
+PEERS = ("pref_voting", "scipy_highs", "nashpy", "pygambit")
 
 
-def default_matrix() -> Path:
-    """The informational MSLR matrix in $CDBANDITS_DATA_MIRROR, else in ../shared/data."""
+def data_root() -> Path:
     mirror = os.environ.get("CDBANDITS_DATA_MIRROR")
-    root = Path(mirror) if mirror else Path(__file__).resolve().parents[1].parent / "shared/data"
-    return root / DATA_FILES["mslr_informational"].mirror_path
+    return Path(mirror) if mirror else Path(__file__).resolve().parents[2] / "shared/data"
 
 
-def scaled(P: np.ndarray) -> np.ndarray:
-    """``P / max |P|``, as the reference scales before its LP (solver tolerances are absolute)."""
-    return P / np.abs(P).max()
+def skew(upper: np.ndarray) -> np.ndarray:
+    upper = np.triu(upper, 1)
+    return upper - upper.T
 
 
-def polished(P: np.ndarray, raw: np.ndarray) -> np.ndarray:
-    """The reference's polish of an LP solution; NaNs if it fails the certificate."""
-    weights = polish_von_neumann(P, raw, np.flatnonzero(raw > P.T @ raw))
-    if not exploitability(P, weights) >= -CERTIFICATE_TOL:
-        return np.full(P.shape[0], np.nan)
-    return weights
+def atp_matrix(root: Path, players: int = 1000) -> np.ndarray:
+    """Win-rate differences among the ``players`` with most matches (0 if they never met)."""
+    frames = [
+        pd.read_csv(path, usecols=["winner_id", "loser_id"])
+        for path in sorted((root / "tennis-atp-sackmann").glob("atp_matches_*.csv"))
+    ]
+    matches = pd.concat(frames)
+    counts = pd.concat([matches["winner_id"], matches["loser_id"]]).value_counts()
+    index = {player: i for i, player in enumerate(counts.index[:players])}
+    wins = np.zeros((players, players))
+    for winner, loser in zip(matches["winner_id"], matches["loser_id"], strict=True):
+        if winner in index and loser in index:
+            wins[index[winner], index[loser]] += 1
+    met = wins + wins.T
+    return np.divide(wins - wins.T, met, out=np.zeros_like(wins), where=met > 0)
 
 
-def solve_cvxpy(P: np.ndarray) -> np.ndarray:
-    k = P.shape[0]
-    w = cp.Variable(k, nonneg=True)
-    t = cp.Variable()
-    cp.Problem(cp.Maximize(t), [scaled(P).T @ w >= t, cp.sum(w) == 1]).solve()
-    return polished(P, np.asarray(w.value))
+def preflib_matrices(root: Path) -> list[np.ndarray]:
+    """Majority margins ``(#i over j - #j over i) / voters`` of the complete-order elections."""
+    matrices = []
+    for path in sorted((root / "preflib-sports").glob("*/*.soc")):
+        lines = path.read_text().splitlines()
+        k = next(int(line.split(":")[1]) for line in lines if "NUMBER ALTERNATIVES" in line)
+        margins, voters = np.zeros((k, k)), 0
+        for line in lines:
+            if line.startswith("#") or ":" not in line:
+                continue
+            count, order = line.split(":")
+            ranking = [int(a) - 1 for a in order.split(",")]
+            for position, better in enumerate(ranking):
+                margins[better, ranking[position + 1 :]] += int(count)
+            voters += int(count)
+        matrices.append((margins - margins.T) / voters)
+    return matrices
 
 
-def parameter_solver(k: int) -> Solver:
-    """A cvxpy problem compiled once for K x K matrices; each call re-solves it."""
-    matrix = cp.Parameter((k, k))
-    w = cp.Variable(k, nonneg=True)
-    t = cp.Variable()
-    problem = cp.Problem(cp.Maximize(t), [matrix.T @ w >= t, cp.sum(w) == 1])
-    assert problem.is_dpp()
+def sample(category: str, k: int, n: int, rng: np.random.Generator, real: dict) -> list:
+    """``n`` matrices of one category at size ``k`` (empty if the category has none)."""
 
-    def solve(P: np.ndarray) -> np.ndarray:
-        matrix.value = scaled(P)
-        problem.solve()
-        return polished(P, np.asarray(w.value))
+    def subsets(P: np.ndarray) -> list[np.ndarray]:
+        if P.shape[0] < k:
+            return []
+        picks = [np.sort(rng.choice(P.shape[0], k, replace=False)) for _ in range(n)]
+        return [P[np.ix_(arms, arms)] for arms in picks]
 
-    return solve
+    if category == "random dense":
+        return [skew(rng.uniform(-1, 1, (k, k))) for _ in range(n)]
+    if category == "integer margins":
+        voters = 10
+        out = []
+        for _ in range(n):
+            ranks = np.argsort(rng.random((voters, k)), axis=1)
+            above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
+            out.append((above - above.T) / voters)
+        return out
+    if category == "clones":
+        copies = max(1, k // 10)
+        out = []
+        for _ in range(n):
+            base = skew(rng.uniform(-1, 1, (k - copies, k - copies)))
+            order = np.r_[np.arange(k - copies), rng.integers(0, k - copies, copies)]
+            out.append(base[np.ix_(order, order)])
+        return out
+    if category == "MSLR":
+        return subsets(real["MSLR"])
+    if category == "ATP":
+        return subsets(real["ATP"][: max(k, 200), : max(k, 200)])
+    if category == "PrefLib":
+        usable = [P for P in real["PrefLib"] if P.shape[0] >= k]
+        return [] if not usable else subsets(usable[int(rng.integers(len(usable)))])
+    raise ValueError(category)
 
 
 def solve_highs(P: np.ndarray) -> np.ndarray:
     k = P.shape[0]
     result = scipy.optimize.linprog(
         np.r_[np.zeros(k), -1.0],
-        A_ub=np.c_[-scaled(P).T, np.ones(k)],
+        A_ub=np.c_[-P.T, np.ones(k)],
         b_ub=np.zeros(k),
         A_eq=np.r_[np.ones(k), 0.0][None, :],
         b_eq=[1.0],
         bounds=[(0, None)] * k + [(None, None)],
         method="highs",
     )
-    if result.status != 0:
-        raise RuntimeError(f"HiGHS failed: {result.message}")
-    return polished(P, result.x[:k])
+    return result.x[:k] if result.status == 0 else np.full(k, np.nan)
 
 
-def solve_reference(P: np.ndarray) -> np.ndarray:
-    return von_neumann_winner(P).weights
-
-
-def time_per_problem(solver: Solver, matrices: list[np.ndarray]) -> tuple[float, np.ndarray]:
-    start = time.perf_counter()
-    weights = np.stack([solver(P) for P in matrices])
-    return (time.perf_counter() - start) / len(matrices), weights
-
-
-def sample_without_condorcet(P: np.ndarray, k: int, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` random K-subsets whose sub-matrix has no Condorcet winner."""
-    kept = np.empty((0, k), dtype=np.int64)
-    while kept.shape[0] < n:
-        subsets = sample_subsets(rng, P.shape[0], k, 20 * n)
-        solved = subset_von_neumann_winners(P, subsets)
-        kept = np.concatenate([kept, subsets[solved.method != METHODS.index("condorcet")]])
-    return kept[:n]
-
-
-def benchmark_k(
-    P: np.ndarray,
-    k: int,
-    n: int,
-    batch: int,
-    repeats: int,
-    rng: np.random.Generator,
-    without_condorcet: bool,
-) -> list[dict[str, object]]:
-    if without_condorcet:
-        subsets = sample_without_condorcet(P, k, n, rng)
-    else:
-        subsets = sample_subsets(rng, P.shape[0], k, n)
-    matrices = [P[np.ix_(arms, arms)] for arms in subsets]
-    batched = subset_von_neumann_winners(P, subsets)  # also loads the compiled code
-    copies = np.tile(subsets, (-(-batch // n), 1))
-    batched_seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subset_von_neumann_winners(P, copies)
-        batched_seconds.append((time.perf_counter() - start) / copies.shape[0])
-    batched_time = min(batched_seconds)
-    methods = {
-        "reference": solve_reference,
-        "cvxpy": solve_cvxpy,
-        "cvxpy_parameter": parameter_solver(k),
-        "highs": solve_highs,
+def peer_solvers() -> dict[str, Callable[[np.ndarray], Callable[[], np.ndarray]]]:
+    """For each installed peer: a function preparing (untimed) a timed call for a matrix."""
+    peers: dict[str, Callable[[np.ndarray], Callable[[], np.ndarray]]] = {
+        "scipy_highs": lambda P: lambda: solve_highs(P)
     }
-    timings = {name: time_per_problem(solver, matrices) for name, solver in methods.items()}
-    _, cvxpy_weights = timings["cvxpy"]
-    share = batched.method_counts()
-    rows = []
-    for name, (seconds, weights) in [
-        *timings.items(),
-        ("batched", (batched_time, batched.weights)),
-    ]:
-        rows.append(
-            {
-                "K": k,
-                "method": name,
-                "matrices": n,
-                "microseconds_per_matrix": seconds * 1e6,
-                "ratio_to_batched": seconds / batched_time,
-                "uncertified": int(np.isnan(weights).any(axis=1).sum()),
-                "max_abs_weight_difference_to_cvxpy": float(
-                    np.nanmax(np.abs(weights - cvxpy_weights))
-                ),
-                "batched_share_condorcet": share["condorcet"] / n,
-                "batched_share_double_oracle": share["double_oracle"] / n,
-            }
+    try:
+        from pref_voting.probabilistic_methods import maximal_lottery
+        from pref_voting.weighted_majority_graphs import MarginGraph
+
+        def pref_voting(P: np.ndarray) -> Callable[[], np.ndarray]:
+            k = P.shape[0]
+            edges = [(a, b, P[a, b]) for a in range(k) for b in range(k) if P[a, b] > 0]
+            graph = MarginGraph(list(range(k)), edges)
+            return lambda: np.array(list(maximal_lottery(graph).values()))
+
+        peers["pref_voting"] = pref_voting
+    except ImportError:
+        pass
+    try:
+        import nashpy
+
+        peers["nashpy"] = lambda P: lambda: np.asarray(nashpy.Game(P).linear_program()[0])
+    except ImportError:
+        pass
+    try:
+        import pygambit
+
+        def gambit(P: np.ndarray) -> Callable[[], np.ndarray]:
+            game = pygambit.Game.from_arrays(P, -P)
+            return lambda: np.array(
+                pygambit.nash.lp_solve(game, rational=False).equilibria[0][game.players[0]]
+            )
+
+        peers["pygambit"] = gambit
+    except ImportError:
+        pass
+    return peers
+
+
+def valid(P: np.ndarray, weights: np.ndarray) -> bool:
+    """A distribution whose certificate is within 1e-9 of the game value 0 (relative)."""
+    scale = np.abs(P).max() or 1.0
+    return bool(
+        np.isfinite(weights).all()
+        and weights.min() >= -1e-12
+        and abs(weights.sum() - 1) <= 1e-9
+        and (weights @ P).min() / scale >= -1e-9
+    )
+
+
+def benchmark_cell(matrices: list[np.ndarray], repeats: int, peers: dict) -> dict[str, object]:
+    """Time every solver on the same matrices, ``repeats`` times, solvers interleaved."""
+    stack = np.stack(matrices)
+    calls: dict[str, list[Callable[[], np.ndarray]]] = {
+        "cdbandits": [lambda P=P: von_neumann_winner(P).weights for P in matrices],
+        **{name: [prepare(P) for P in matrices] for name, prepare in peers.items()},
+    }
+    von_neumann_winners(stack)  # loads the compiled code
+    seconds: dict[str, list[float]] = {name: [] for name in [*calls, "batched"]}
+    answers: dict[str, list[np.ndarray]] = {}
+    for _ in range(repeats):
+        for name, functions in calls.items():
+            start = time.perf_counter()
+            answers[name] = [function() for function in functions]
+            seconds[name].append((time.perf_counter() - start) / len(matrices))
+        start = time.perf_counter()
+        batched = von_neumann_winners(stack)
+        seconds["batched"].append((time.perf_counter() - start) / len(matrices))
+    answers["batched"] = list(batched.weights)
+    row: dict[str, object] = {"matrices": len(matrices)}
+    for name, times in seconds.items():
+        row[f"{name}_ms"] = float(np.median(times)) * 1e3
+        row[f"{name}_min_ms"] = float(np.min(times)) * 1e3
+        row[f"{name}_max_ms"] = float(np.max(times)) * 1e3
+        row[f"{name}_invalid"] = sum(
+            not valid(P, w) for P, w in zip(matrices, answers[name], strict=True)
         )
-    return rows
+    counts = batched.method_counts()
+    row["paths"] = ", ".join(f"{counts[m]} {m}" for m in METHODS if counts[m])
+    row["median_support"] = float(np.median(batched.support_size))
+    return row
 
 
-def markdown(table: pd.DataFrame) -> str:
-    """Table of times and ratios to the batched solver, one row per K."""
-    times = table.pivot(index="K", columns="method", values="microseconds_per_matrix")
-    order = ["cvxpy", "cvxpy_parameter", "highs", "reference", "batched"]
-    lines = [
-        "| K | "
-        + " | ".join(f"{m} (us)" for m in order)
-        + " | cvxpy / batched | cvxpy_parameter / batched | highs / batched | "
-        "share solved by double oracle |",
-        "|---" * (len(order) + 5) + "|",
-    ]
-    share = table.groupby("K")["batched_share_double_oracle"].first()
-    for k, row in times.iterrows():
-        cells = [f"{row[m]:.3g}" for m in order]
-        ratios = [f"{row[m] / row['batched']:,.0f}x" for m in ("cvxpy", "cvxpy_parameter", "highs")]
-        lines.append(f"| {k} | " + " | ".join(cells + ratios) + f" | {share[k]:.1%} |")
+def targets(row: pd.Series) -> str:
+    """Which of the issue's targets this row meets (ratios of medians)."""
+    notes = []
+    for peer in ("pref_voting", "scipy_highs"):
+        if pd.isna(row.get(f"{peer}_ms")):
+            continue
+        single = row[f"{peer}_ms"] / row["cdbandits_ms"]
+        if single < 5:
+            notes.append(f"single {single:.1f}x < 5x {peer}")
+        need = 50 if row["K"] <= 20 else 5 if row["K"] <= 136 else None
+        batched = row[f"{peer}_ms"] / row["batched_ms"]
+        if need and batched < need:
+            notes.append(f"batched {batched:.0f}x < {need}x {peer}")
+    return "met" if not notes else "**not met**: " + "; ".join(notes)
+
+
+def markdown(table: pd.DataFrame, peers: list[str]) -> str:
+    solvers = ["cdbandits", "batched", *peers]
+    header = (
+        "| matrices | K | n | "
+        + " | ".join(f"{s} ms" for s in solvers)
+        + " | "
+        + " | ".join(f"{p} / cdbandits" for p in peers)
+        + " | pref_voting / batched | invalid answers | cdbandits paths | targets |"
+    )
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    for _, row in table.iterrows():
+        timed = [s for s in solvers if pd.notna(row.get(f"{s}_ms"))]
+        cells = [
+            f"{row[f'{s}_ms']:.3g} ({row[f'{s}_min_ms']:.3g}–{row[f'{s}_max_ms']:.3g})"
+            if s in timed
+            else "not run"
+            for s in solvers
+        ]
+        ratios = [
+            f"{row[f'{p}_ms'] / row['cdbandits_ms']:,.1f}×" if p in timed else "" for p in peers
+        ]
+        batched_ratio = (
+            f"{row['pref_voting_ms'] / row['batched_ms']:,.0f}×" if "pref_voting" in timed else ""
+        )
+        invalid = ", ".join(f"{s} {int(row[f'{s}_invalid'])}" for s in timed if row[f"{s}_invalid"])
+        lines.append(
+            f"| {row['category']} | {row['K']} | {row['matrices']} | "
+            + " | ".join(cells + ratios)
+            + f" | {batched_ratio} | {invalid or 'none'} | {row['paths']} | {targets(row)} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--matrix",
-        type=Path,
-        default=default_matrix(),
-        help="preference matrix file (default: informational MSLR matrix)",
-    )
-    parser.add_argument("--ks", type=int, nargs="+", default=[5, 10, 20, 50, 136])
-    parser.add_argument("--n", type=int, default=200, help="matrices per K")
-    parser.add_argument(
-        "--batch", type=int, default=20_000, help="rows per batched call (the n matrices repeated)"
-    )
-    parser.add_argument("--repeats", type=int, default=5, help="timed calls of the batched solver")
+    parser.add_argument("--ks", type=int, nargs="+", default=[3, 10, 40, 136, 500, 1000])
+    parser.add_argument("--categories", nargs="+", default=list(CATEGORIES), choices=CATEGORIES)
+    parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=PEERS)
+    parser.add_argument("--repeats", type=int, default=5, help="timed rounds (>= 5)")
     parser.add_argument("--seed", type=int, default=2015)
-    parser.add_argument(
-        "--without-condorcet",
-        action="store_true",
-        help="time only sub-matrices without a Condorcet winner (the LP cases)",
-    )
-    parser.add_argument(
-        "--threads", type=int, default=1, help="numba threads of the batched solver"
-    )
     parser.add_argument("--csv", type=Path, help="write the full table as CSV")
-    parser.add_argument("--markdown", type=Path, help="write the summary as Markdown")
+    parser.add_argument("--markdown", type=Path, help="write the summary table as Markdown")
+    parser.add_argument(
+        "--render",
+        type=Path,
+        nargs="+",
+        help="only write --markdown from these --csv outputs (runs split over processes)",
+    )
     args = parser.parse_args()
+    if args.repeats < 5:
+        parser.error("--repeats must be at least 5")
+    if args.render:
+        table = pd.concat([pd.read_csv(path) for path in args.render], ignore_index=True)
+        peers = [p for p in PEERS if f"{p}_ms" in table]
+        order = table["category"].map(CATEGORIES.index)
+        summary = markdown(table.assign(order=order).sort_values(["K", "order"]), peers)
+        print(summary)
+        if args.markdown:
+            write_text(args.markdown, summary)
+        return
 
-    numba.set_num_threads(args.threads)
-    P = as_skew(load_matrix(args.matrix), "auto")
+    numba.set_num_threads(1)
+    root = data_root()
+    real = {
+        "MSLR": as_skew(load_matrix(root / DATA_FILES["mslr_informational"].mirror_path), "auto"),
+        "ATP": atp_matrix(root),
+        "PrefLib": preflib_matrices(root),
+    }
+    peers = {name: prepare for name, prepare in peer_solvers().items() if name in args.peers}
     rng = np.random.default_rng(args.seed)
     rows = []
     for k in args.ks:
-        rows.extend(
-            benchmark_k(P, k, args.n, args.batch, args.repeats, rng, args.without_condorcet)
-        )
-        print(f"K = {k}: done", flush=True)
+        n = 20 if k <= 40 else 5 if k <= 136 else 2 if k <= 500 else 1
+        for category in args.categories:
+            matrices = sample(category, k, n, rng, real)
+            if not matrices:
+                continue
+            row = benchmark_cell(matrices, args.repeats, peers)
+            rows.append({"category": category, "K": k, **row})
+            print(f"K = {k}, {category}: {row['cdbandits_ms']:.3g} ms per call", flush=True)
     table = pd.DataFrame(rows)
-    summary = markdown(table)
+    summary = markdown(table, [p for p in PEERS if p in peers])
     print(summary)
-    print("batched methods:", ", ".join(METHODS), "| max |w - w_cvxpy| per method:")
-    print(
-        table.groupby("method")[["max_abs_weight_difference_to_cvxpy", "uncertified"]]
-        .max()
-        .to_string()
-    )
     if args.csv:
         write_csv(args.csv, table)
     if args.markdown:

@@ -55,7 +55,7 @@ def k_counts(
         some_copeland_in_support=n if some_copeland is None else some_copeland,
         support_size=support_size or {1: condorcet, 3: n - condorcet},
         max_copeland_loss=max_copeland_loss or {0: n},
-        methods={"condorcet": condorcet, "double_oracle": n - condorcet, "cvxpy": 0},
+        methods={"condorcet": condorcet, "simplex": n - condorcet, "interior_point": 0},
         fallback_reasons={reason: 0 for reason in FALLBACK_REASONS},
         worst_exploitability=0.0,
     )

@@ -45,7 +45,7 @@ def test_hand_counted_cycle_and_loser():
     assert counts.all_copeland_in_support == counts.some_copeland_in_support == 4
     assert counts.support_size == {1: 3, 3: 1}
     assert counts.max_copeland_loss == {0: 4}
-    assert counts.methods == {"condorcet": 3, "double_oracle": 1, "cvxpy": 0}
+    assert counts.methods == {"condorcet": 3, "simplex": 1, "interior_point": 0}
 
 
 def test_five_arm_example_counts():

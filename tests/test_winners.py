@@ -1,11 +1,12 @@
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.optimize
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import cdbandits.winners as winners_module
+import cdbandits.vnw_kernels as kernels
 from cdbandits.paper_examples import (
     clone_example_matrix,
     five_arm_matrix,
@@ -16,7 +17,6 @@ from cdbandits.winners import (
     CERTIFICATE_TOL,
     CONDORCET_SHORTCUT,
     COPELAND_VARIANTS,
-    SIMPLEX_SOLVER,
     CertificationError,
     SolverError,
     all_winners,
@@ -27,6 +27,7 @@ from cdbandits.winners import (
     copeland_winners,
     exploitability,
     random_walk_distribution,
+    reference_von_neumann_winner,
     von_neumann_winner,
     winners_table,
 )
@@ -113,10 +114,11 @@ class TestCloneExample:
         )
         assert np.all(weights[4:] == 0)
 
-    def test_interior_point_solver_splits_weight_between_clones(self):
-        result = von_neumann_winner(clone_example_matrix(6), solver="CLARABEL")
-        np.testing.assert_allclose(result.weights[:2], 1 / 6, atol=1e-9)
+    def test_clones_share_weight_and_support_is_the_union(self):
+        result = von_neumann_winner(clone_example_matrix(6))
+        np.testing.assert_allclose(result.weights[:2], 1 / 6, atol=1e-12)
         assert result.support.tolist() == [0, 1, 2, 3]
+        assert result.solver == "interior_point"
 
 
 def test_condorcet_winner_and_copeland_variants_with_ties():
@@ -184,16 +186,79 @@ def test_random_matrices_give_certified_winners(values, scale):
         assert exploitability(P / np.abs(P).max(), result.weights) >= -CERTIFICATE_TOL
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.integers(2, 12).flatmap(
-        lambda k: arrays(np.float64, (k, k), elements=st.sampled_from([-1.0, -0.5, 0.0, 0.5, 1.0]))
+def analytic_centre_residual(P: np.ndarray, weights: np.ndarray) -> float:
+    """How far ``weights`` is from the analytic centre of its optimal face (0 at the centre).
+
+    The face is ``{w >= 0 on U, 0 off U: P[U,U].T w = 0, sum(w) = 1, (P.T w)[b] >= 0}``
+    with ``U`` the support; the centre maximises ``sum log w[U] + sum log (P.T w)[not U]``,
+    so the gradient of that function is orthogonal to the face's directions.
+    """
+    S = P / np.abs(P).max()
+    inside = weights > 0
+    values = weights @ S
+    directions = scipy.linalg.null_space(
+        np.vstack([S[np.ix_(inside, inside)].T, np.ones(inside.sum())])
     )
+    if directions.shape[1] == 0:
+        return 0.0
+    gradient = 1 / weights[inside] + S[np.ix_(inside, ~inside)] @ (1 / values[~inside])
+    return float(np.abs(directions.T @ gradient).max() / np.abs(gradient).max())
+
+
+def ties_and_clones(values: np.ndarray, clones: list[int]) -> np.ndarray:
+    """Skew matrix from ``values`` (upper triangle) with copies of the arms in ``clones``."""
+    base = skew_from_upper(values)
+    order = np.r_[np.arange(base.shape[0]), np.asarray(clones, dtype=np.int64) % base.shape[0]]
+    return base[np.ix_(order, order)]
+
+
+tied_entries = st.sampled_from([-1.0, -0.5, 0.0, 0.5, 1.0])
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.integers(2, 12).flatmap(lambda k: arrays(np.float64, (k, k), elements=tied_entries)),
+    st.lists(st.integers(0, 11), max_size=3),
+    st.sampled_from([1.0, 1e-9]),
 )
-def test_degenerate_matrices_with_ties_are_certified(values):
-    P = skew_from_upper(values)
-    for solver in ("CLARABEL", "HIGHS"):
-        assert_certified(P, von_neumann_winner(P, solver=solver).weights)
+def test_ties_and_clones_agree_with_cvxpy_on_the_support(values, clones, scale):
+    """Same support as the interior-point reference; the point is the face's analytic centre."""
+    P = ties_and_clones(values, clones) * scale
+    ours = von_neumann_winner(P)
+    reference = reference_von_neumann_winner(P)
+    assert_certified(P, ours.weights)
+    assert ours.support.tolist() == reference.support.tolist()
+    if ours.solver == "simplex":  # proven unique: the reference must find the same point
+        np.testing.assert_allclose(ours.weights, reference.weights, rtol=0, atol=1e-8)
+    if P.any():  # certified relative to the matrix's own scale; the face's analytic centre
+        assert exploitability(P / np.abs(P).max(), ours.weights) >= -CERTIFICATE_TOL
+        assert analytic_centre_residual(P, ours.weights) <= 1e-7
+    copies = range(values.shape[0], P.shape[0])
+    for arm, copy in zip(np.asarray(clones, dtype=np.int64) % values.shape[0], copies, strict=True):
+        assert ours.weights[arm] == pytest.approx(ours.weights[copy], abs=1e-12)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    k=st.integers(50, 200),
+    kind=st.sampled_from(["uniform", "margins", "clones"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_large_matrices_agree_with_scipy_and_cvxpy(k, kind, seed):
+    rng = np.random.default_rng(seed)
+    if kind == "uniform":
+        P = skew_from_upper(rng.uniform(-1, 1, (k, k)))
+    elif kind == "margins":  # integer margins of 10 voters: many exact ties
+        P = skew_from_upper(rng.integers(-5, 6, (k, k)) / 5)
+    else:
+        P = ties_and_clones(rng.uniform(-1, 1, (k - 5, k - 5)), list(rng.integers(0, k - 5, 5)))
+    ours = von_neumann_winner(P)
+    assert_certified(P, ours.weights)
+    assert exploitability(P, highs_von_neumann(P)) >= -1e-7  # HiGHS: same value, 0
+    reference = reference_von_neumann_winner(P)
+    assert ours.support.tolist() == reference.support.tolist()
+    if ours.solver == "simplex" or kind == "uniform":  # unique vNW
+        np.testing.assert_allclose(ours.weights, reference.weights, rtol=0, atol=1e-8)
 
 
 def test_agrees_with_independent_highs_solver_on_random_matrices():
@@ -212,36 +277,34 @@ def test_agrees_with_independent_highs_solver_on_random_matrices():
 
 def test_solver_is_selectable_and_reported():
     P = five_arm_matrix()
+    assert von_neumann_winner(P).solver == "simplex"
     assert von_neumann_winner(P, solver="HIGHS").solver == "HIGHS"
-    assert von_neumann_winner(P).solver == "CLARABEL"
+    assert von_neumann_winner(P, solver="CLARABEL").solver == "CLARABEL"
     assert von_neumann_winner(P[3:, 3:]).solver == CONDORCET_SHORTCUT
     with pytest.raises(SolverError, match="NOT_A_SOLVER"):
         von_neumann_winner(P, solver="NOT_A_SOLVER")
 
 
-def test_wrong_interior_point_support_is_repaired_by_the_simplex_method(monkeypatch):
-    solve = winners_module._solve_lp
-
-    def inaccurate_interior_point(scaled, solver):
-        if solver == SIMPLEX_SOLVER:
-            return solve(scaled, solver)
-        uniform = np.full(scaled.shape[0], 1 / scaled.shape[0])
-        return uniform, "CLARABEL", "optimal"
-
-    monkeypatch.setattr(winners_module, "_solve_lp", inaccurate_interior_point)
-    result = von_neumann_winner(five_arm_matrix())
-    assert result.solver == SIMPLEX_SOLVER
-    np.testing.assert_allclose(result.weights, [1 / 3, 1 / 3, 1 / 3, 0, 0], atol=1e-12)
+@pytest.mark.parametrize("tol", [np.nan, np.inf, -1e-9])
+def test_bad_tolerance_is_rejected(tol):
+    with pytest.raises(ValueError, match="tol must be a finite number"):
+        von_neumann_winner(five_arm_matrix(), tol=tol)
 
 
 def test_uncertifiable_answer_raises(monkeypatch):
-    def losing_arm(scaled, solver):
-        weights = np.zeros(scaled.shape[0])
+    def losing_arm(P, arms, weights):
+        weights[:] = 0.0
         weights[3] = 1.0  # arm 3 loses to arm 0 by 0.5
-        return weights, solver or "CLARABEL", "optimal"
+        return kernels.SIMPLEX, 0.0
 
-    monkeypatch.setattr(winners_module, "_solve_lp", losing_arm)
-    with pytest.raises(CertificationError, match=r"could not be certified to -1e-09: CLARABEL"):
+    monkeypatch.setattr(kernels, "solve_one", losing_arm)
+    with pytest.raises(CertificationError, match=r"could not be certified to -1e-09"):
+        von_neumann_winner(five_arm_matrix())
+
+
+def test_kernel_failure_raises(monkeypatch):
+    monkeypatch.setattr(kernels, "solve_one", lambda P, arms, weights: (kernels.FAILED, np.nan))
+    with pytest.raises(CertificationError, match="5x5 matrix"):
         von_neumann_winner(five_arm_matrix())
 
 

@@ -3,66 +3,53 @@
 Every function takes the skew form ``P`` (see :mod:`cdbandits.preference`); pass a
 probability-form matrix through :func:`cdbandits.preference.as_skew` first. Arms are 0-based.
 
-The von Neumann winner (vNW) of a matrix with a Condorcet winner ``a`` is the point mass on
-``a`` (it is then unique), returned without an LP. Otherwise it is computed by a linear
-program written in cvxpy and then *polished* to an exact answer and *certified*:
+The von Neumann winner (vNW) is computed by the compiled kernel of
+:mod:`cdbandits.vnw_kernels` (Condorcet shortcut, a dense simplex method, an interior point
+method when the simplex vertex is not provably the unique vNW) and certified:
+``exploitability = min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to ``max |P|``. A
+matrix that cannot be certified raises :class:`CertificationError`; there is no fallback.
 
-1. LP: maximise ``t`` subject to ``P.T @ w >= t``, ``w >= 0``, ``sum(w) == 1``, with ``P``
-   first divided by its largest absolute entry (this does not change the vNWs). The game
-   is symmetric, so the optimal ``t`` is 0 and the optimal ``w`` are exactly the vNWs.
-2. Support detection by complementary slackness: arm ``a`` is in the support when its LP
-   weight exceeds its slack, ``w[a] > (P.T @ w)[a]``. Interior-point solvers (Clarabel, the
-   cvxpy default) return a strictly complementary solution, in which exactly one of the
-   two is positive for every arm, so no weight threshold is involved.
-3. Polish: every vNW ``w`` satisfies ``(P.T @ w)[b] == 0`` for ``b`` in the support (every
-   support arm is a best response of the opponent). ``w`` restricted to the support is
-   projected onto that affine set (plus ``sum(w) == 1``) by least squares; entries outside
-   the support are exactly 0. Arms whose polished weight is not positive are dropped and
-   the projection repeated. This is done for two support guesses, the complementary-
-   slackness rule of step 2 and the arms with weight above ``SUPPORT_THRESHOLD`` (1e-6)
-   times the largest; the solver's own point, clipped at 0 and renormalised, is a third
-   candidate. The candidate with the best certificate (step 4) wins; ties go to the
-   earlier candidate.
-4. Certificate: ``exploitability = min_b (P.T @ w)[b]``, the worst expected duel outcome
-   of ``w`` against any single arm (0 for an exact vNW), computed relative to the matrix's
-   scale (for ``P / max|P|``), which implies the absolute certificate since valid entries
-   have ``|P| <= 1``.
-5. If the best certificate is not exact (``< -EXACT_TOL`` = -1e-12; an interior-point
-   solution can leave weights of 1e-9 to 1e-5 on wrong arms when entries of very different
-   magnitudes make the objective flat in some direction), the LP is re-solved by the
-   simplex method (HiGHS, feasibility tolerances 1e-10), whose vertex solution has an
-   exact support, and steps 2-4 are repeated; the best candidate of both solves is kept
-   and ``solver`` in the result says which solve it came from. The answer is returned
-   only if its certificate is ``>= -CERTIFICATE_TOL``; otherwise
-   :class:`CertificationError` is raised. Nothing uncertified is returned.
-
-The support of the returned ``w`` is the set of arms with positive weight; after the polish
-those weights are bounded away from zero by the solver's accuracy.
-
-**Ties and clones.** For generic ``P`` the vNW is unique (and its support has odd size).
-When arms are clones or pairs tie exactly, the vNWs form a polytope. The returned point is
-then the solver's optimal point projected as above: an interior-point solver returns a
-point in the relative interior of that polytope (clones share weight equally by symmetry),
-a simplex solver (``solver="HIGHS"``) returns a vertex.
+**Which vNW is returned.** When the vNW is unique, that vNW (the exact solution of the
+equalizer system on its support). When it is not (ties, clones), the vNWs form a polytope
+(the optimal face) and the returned point is its *analytic centre*, the point maximising
+``sum_{a in U} log w[a] + sum_{b not in U} log (P.T @ w)[b]`` over the face, where ``U`` is
+the union of the supports of all vNWs. So the support of the answer is ``U``, and arms that
+are exchangeable (clones) get equal weight. The cvxpy reference
+(:func:`cdbandits.reference.reference_von_neumann_winner`, used when a cvxpy ``solver`` is
+named) returns a point of the same face with the same support, but where in the face
+depends on the solver's iterations (up to about 0.2 apart on small integer matrices).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from .preference import Convention, as_skew
+from .reference import (
+    EXACT_TOL,
+    REFERENCE_SOLVER,
+    SIMPLEX_OPTIONS,
+    SIMPLEX_SOLVER,
+    SUPPORT_THRESHOLD,
+    polish_von_neumann,
+    reference_von_neumann_winner,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "CERTIFICATE_TOL",
+    "COMPILED_METHODS",
     "CONDORCET_SHORTCUT",
     "COPELAND_VARIANTS",
     "EXACT_TOL",
+    "REFERENCE_SOLVER",
     "SUPPORT_THRESHOLD",
     "CertificationError",
     "CopelandVariant",
@@ -79,6 +66,7 @@ __all__ = [
     "exploitability",
     "polish_von_neumann",
     "random_walk_distribution",
+    "reference_von_neumann_winner",
     "von_neumann_winner",
     "winners_table",
 ]
@@ -89,17 +77,10 @@ CERTIFICATE_TOL = 1e-9
 #: ``solver`` of a result that needed no LP: a Condorcet winner is the unique vNW.
 CONDORCET_SHORTCUT = "condorcet"
 
-#: The simplex-method solver that re-solves the LP when the first solution fails step 4,
-#: and its options: feasibility tolerances well below the certificate's.
-SIMPLEX_SOLVER = "HIGHS"
-SIMPLEX_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
-
-#: A polished answer this close to 0 (relative to max |P|) is exact up to rounding; anything
-#: worse triggers the simplex re-solve of step 5 even when it passes the certificate.
-EXACT_TOL = 1e-12
-
-#: The second support rule of step 3: weights above this fraction of the largest weight.
-SUPPORT_THRESHOLD = 1e-6
+#: ``solver`` of a result of the compiled kernel, by its path (see
+#: :mod:`cdbandits.vnw_kernels`): the Condorcet shortcut, the simplex method (unique vNW),
+#: the interior point method (dense supports, ties, clones).
+COMPILED_METHODS: tuple[str, ...] = (CONDORCET_SHORTCUT, "simplex", "interior_point")
 
 CopelandVariant = Literal["wins", "wins_or_ties", "wins_minus_losses"]
 
@@ -285,11 +266,12 @@ class VonNeumannWinner:
     exploitability : float
         ``min_b (P.T @ w)[b]``, ``>= -CERTIFICATE_TOL``.
     solver : str
-        The cvxpy solver whose LP solution was polished into ``weights`` (the requested
-        one, or :data:`SIMPLEX_SOLVER` after step 5 of the module docstring), or
-        :data:`CONDORCET_SHORTCUT` when a Condorcet winner made the LP unnecessary.
+        The path of the compiled kernel (one of :data:`COMPILED_METHODS`), or for the cvxpy
+        reference the cvxpy solver whose LP solution was polished into ``weights`` (or
+        :data:`CONDORCET_SHORTCUT`).
     status : str
-        The cvxpy status of that LP (``"optimal"`` or ``"optimal_inaccurate"``).
+        ``"optimal"``, or the cvxpy status of the reference's LP (``"optimal"`` or
+        ``"optimal_inaccurate"``).
     """
 
     weights: NDArray[np.float64]
@@ -299,49 +281,6 @@ class VonNeumannWinner:
     status: str
 
 
-def polish_von_neumann(
-    P: NDArray[np.float64], approximate: NDArray[np.float64], support: ArrayLike
-) -> NDArray[np.float64]:
-    """Project an approximate vNW onto the exact equalizer conditions of a support.
-
-    Solves, in the least-squares sense and starting from ``approximate``, the consistent
-    system ``(P[S][:, S].T @ w_S) = 0``, ``sum(w_S) = 1`` (step 3 of the module docstring),
-    dropping arms whose weight comes out non-positive until all are positive.
-
-    Parameters
-    ----------
-    P : ndarray, shape (K, K)
-        Skew-form preference matrix.
-    approximate : ndarray, shape (K,)
-        Approximate vNW (e.g. from an LP solver).
-    support : array_like of int
-        The arms believed to form the support.
-
-    Returns
-    -------
-    ndarray of float64, shape (K,)
-        Zero outside the final support, positive on it, summing to 1. Not certified: check
-        it with :func:`exploitability`. All zeros if every arm was dropped.
-    """
-    k = P.shape[0]
-    support = np.asarray(support, dtype=np.int64)
-    while support.size:
-        sub = P[np.ix_(support, support)]
-        system = np.vstack([sub.T, np.ones((1, support.size))])
-        rhs = np.zeros(support.size + 1)
-        rhs[-1] = 1.0
-        start = approximate[support]
-        correction = np.linalg.lstsq(system, rhs - system @ start, rcond=None)[0]
-        polished = start + correction
-        positive = polished > 0
-        if positive.all():
-            weights = np.zeros(k)
-            weights[support] = polished / polished.sum()
-            return weights
-        support = support[positive]
-    return np.zeros(k)
-
-
 def von_neumann_winner(
     matrix: ArrayLike,
     *,
@@ -349,10 +288,9 @@ def von_neumann_winner(
     solver: str | None = None,
     tol: float = CERTIFICATE_TOL,
 ) -> VonNeumannWinner:
-    """Certified von Neumann winner of a preference matrix (cvxpy LP, then exact polish).
+    """Certified von Neumann winner of a preference matrix.
 
-    See the module docstring for the LP, the support rule, the polish and which solution is
-    returned when the vNW is not unique.
+    See the module docstring for the method and which vNW is returned when it is not unique.
 
     Parameters
     ----------
@@ -361,8 +299,9 @@ def von_neumann_winner(
     convention : {"skew", "probability", "auto"}, optional
         Convention of ``matrix`` (validated with :func:`cdbandits.preference.as_skew`).
     solver : str, optional
-        A cvxpy LP solver name (``"CLARABEL"``, ``"HIGHS"``, ``"SCIPY"``, ...);
-        ``None`` lets cvxpy choose its default.
+        ``None`` (default): the compiled kernel. A cvxpy LP solver name (``"CLARABEL"``,
+        ``"HIGHS"``, ...): the cvxpy reference,
+        :func:`cdbandits.reference.reference_von_neumann_winner`.
     tol : float, optional
         Certificate tolerance relative to ``max |P|``, default :data:`CERTIFICATE_TOL`.
 
@@ -374,100 +313,44 @@ def von_neumann_winner(
     ------
     cdbandits.preference.PreferenceMatrixError
         If ``matrix`` is not a valid preference matrix.
-    SolverError
-        If the solver does not report an optimal solution.
+    ValueError
+        If ``tol`` is not a finite non-negative number.
     CertificationError
-        If the polished solution is not certified to ``tol``.
+        If no answer could be certified to ``tol``.
+    SolverError
+        If a named cvxpy solver does not report an optimal solution.
 
     Examples
     --------
     >>> rps = [[0, 1, -1], [-1, 0, 1], [1, -1, 0]]
     >>> result = von_neumann_winner(rps)
-    >>> result.weights.round(6), result.support
-    (array([0.333333, 0.333333, 0.333333]), array([0, 1, 2]))
+    >>> result.weights.round(6), result.support, result.solver
+    (array([0.333333, 0.333333, 0.333333]), array([0, 1, 2]), 'simplex')
     """
+    if not (np.isfinite(tol) and tol >= 0):
+        raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
+    if solver is not None:
+        return reference_von_neumann_winner(matrix, convention=convention, solver=solver, tol=tol)
     P = as_skew(matrix, convention)
+    from .vnw_kernels import FAILED, solve_one  # numba: loaded on first use, not on import
+
     k = P.shape[0]
-    winner = condorcet_winner(P)
-    if winner is not None:
-        weights = np.zeros(k)
-        weights[winner] = 1.0
-        return VonNeumannWinner(
-            weights=weights,
-            support=np.array([winner], dtype=np.int64),
-            exploitability=exploitability(P, weights),
-            solver=CONDORCET_SHORTCUT,
-            status="optimal",
-        )
-    # The vNWs do not change when P is scaled; scaling to max |P| = 1 makes the solver's
-    # absolute tolerances and the slack-versus-weight support rule independent of scale.
+    weights = np.zeros(k)
+    path, _ = solve_one(P, np.arange(k, dtype=np.int64), weights)
     scale = np.abs(P).max()
-    scaled = P / scale if scale > 0 else P
-    attempts = [solver] if solver == SIMPLEX_SOLVER else [solver, SIMPLEX_SOLVER]
-    best: tuple[float, NDArray[np.float64], str, str] | None = None
-    failures = []
-    for attempt in attempts:
-        raw, solver_name, status = _solve_lp(scaled, attempt)
-        for weights in _candidates(scaled, raw):
-            relative = exploitability(scaled, weights)
-            if best is None or relative > best[0]:
-                best = (relative, weights, solver_name, status)
-        if best[0] >= -EXACT_TOL:
-            break
-        failures.append(
-            f"{solver_name} (status {status!r}): best min_b (P.T w)_b / max|P| = "
-            f"{best[0]:.3e} after polishing, {exploitability(scaled, raw):.3e} before"
-        )
-    relative, weights, solver_name, status = best
-    if not relative >= -tol:
+    relative = exploitability(P / scale, weights) if scale > 0 else 0.0
+    if path == FAILED or not relative >= -tol:
         raise CertificationError(
             f"the von Neumann winner of the {k}x{k} matrix could not be certified to "
-            f"-{tol:.0e}: " + "; ".join(failures)
+            f"-{tol:.0e} (relative to max |P|): no certified answer from the compiled solver"
         )
     return VonNeumannWinner(
         weights=weights,
         support=np.flatnonzero(weights > 0).astype(np.int64),
         exploitability=exploitability(P, weights),
-        solver=solver_name,
-        status=status,
+        solver=COMPILED_METHODS[path],
+        status="optimal",
     )
-
-
-def _candidates(scaled: NDArray[np.float64], raw: NDArray[np.float64]) -> list[NDArray[np.float64]]:
-    """Polished candidates of step 3 from an LP solution (all distributions, none empty)."""
-    slack_rule = np.flatnonzero(raw > scaled.T @ raw)
-    threshold_rule = np.flatnonzero(raw > SUPPORT_THRESHOLD * raw.max())
-    clipped = np.clip(raw, 0.0, None)
-    candidates = [
-        polish_von_neumann(scaled, raw, slack_rule),
-        polish_von_neumann(scaled, raw, threshold_rule),
-        clipped / clipped.sum(),
-    ]
-    return [weights for weights in candidates if weights.any()]
-
-
-def _solve_lp(
-    scaled: NDArray[np.float64], solver: str | None
-) -> tuple[NDArray[np.float64], str, str]:
-    """Solve the vNW LP of step 1 with cvxpy; return the weights, solver name and status."""
-    import cvxpy as cp  # here, not at the top: it takes most of a second to import
-
-    k = scaled.shape[0]
-    w = cp.Variable(k, nonneg=True)
-    t = cp.Variable()
-    problem = cp.Problem(cp.Maximize(t), [scaled.T @ w >= t, cp.sum(w) == 1])
-    options = SIMPLEX_OPTIONS if solver == SIMPLEX_SOLVER else {}
-    try:
-        problem.solve(solver=solver, **options)
-    except cp.error.SolverError as error:
-        raise SolverError(f"the LP solver failed on the {k}x{k} matrix: {error}") from error
-    solver_name = problem.solver_stats.solver_name if problem.solver_stats else str(solver)
-    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or w.value is None:
-        raise SolverError(
-            f"the LP solver {solver_name} returned status {problem.status!r} on the "
-            f"{k}x{k} matrix; expected 'optimal'"
-        )
-    return np.asarray(w.value, dtype=np.float64), solver_name, str(problem.status)
 
 
 def all_winners(P: ArrayLike, solver: str | None = None) -> dict[str, Any]:
@@ -478,7 +361,7 @@ def all_winners(P: ArrayLike, solver: str | None = None) -> dict[str, Any]:
     P : array_like, shape (K, K)
         Skew-form preference matrix (validated).
     solver : str, optional
-        cvxpy solver for the von Neumann LP.
+        ``None``: the compiled solver; a cvxpy solver name: the cvxpy reference.
 
     Returns
     -------
@@ -532,6 +415,7 @@ def winners_table(details: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
+    import pandas as pd  # here, not at the top: the command line does not need it
 
     def joined(values: list[Any]) -> str:
         return ";".join(str(value) for value in values)

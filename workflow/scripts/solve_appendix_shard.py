@@ -28,8 +28,8 @@ with log_to_file(snakemake.log[0]) as log:
         "%s shard %d: paths %s",
         model,
         shard,
-        {k: c.methods for k, c in counts.per_k.items() if c.methods["cvxpy"]}
-        or "no cvxpy fallbacks",
+        {k: c.methods for k, c in counts.per_k.items() if c.methods["interior_point"]}
+        or "simplex or Condorcet shortcut only",
     )
     write_json(
         snakemake.output.counts,

@@ -104,14 +104,13 @@ def run_shard(
         subsets = np.concatenate([plan.block_subsets(k, b, rows) for b, rows in blocks])
         solution = subset_von_neumann_winners(P, subsets, **options)
         per_k[k] = count_summaries(k, summarise_subsets(P, subsets, solution, variant))
-        fallbacks = per_k[k].methods["cvxpy"]
-        if fallbacks:
+        interior = per_k[k].methods["interior_point"]
+        if interior:
             logger.info(
-                "K = %d: %d of %d matrices went through cvxpy %s",
+                "K = %d: %d of %d matrices needed the interior point method",
                 k,
-                fallbacks,
+                interior,
                 subsets.shape[0],
-                per_k[k].fallback_reasons,
             )
     logger.info(
         "%s shard %d/%d: %d blocks, %d matrices",

@@ -1,10 +1,10 @@
 """The batched solver checked against the cvxpy reference on a sample of the sampled matrices.
 
-:func:`verification_picks` draws matrices of a sampling plan, uniformly and among those the
-batched solver solved by double oracle (the non-trivial path); :func:`verify_against_reference`
-re-solves them with :func:`cdbandits.winners.von_neumann_winner` and compares supports and
-weights, arbitrating disagreements with an exact simplex re-solve; :func:`verification_summary`
-says whether everything agrees.
+:func:`verification_picks` draws matrices of a sampling plan, uniformly and among those
+without a Condorcet winner (the ones that need an LP); :func:`verify_against_reference`
+re-solves them with :func:`cdbandits.winners.reference_von_neumann_winner` (cvxpy) and
+compares supports and weights, arbitrating disagreements with an exact simplex re-solve;
+:func:`verification_summary` says whether everything agrees.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from ...batched import METHODS, subset_von_neumann_winners
 from ...preference import as_skew
 from ...randomness import named_generator
-from ...winners import SIMPLEX_SOLVER, von_neumann_winner
+from ...winners import SIMPLEX_SOLVER, reference_von_neumann_winner
 from .sampling import SamplingPlan
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
     "verify_against_reference",
 ]
 
-_DOUBLE_ORACLE_METHOD = METHODS.index("double_oracle")
+_CONDORCET_METHOD = METHODS.index("condorcet")
 
 
 def verification_rng(seed: int, matrix_name: str) -> np.random.Generator:
@@ -48,9 +48,9 @@ def verification_picks(
     """Choose sampled matrices to re-solve with the reference.
 
     ``n_uniform`` are drawn uniformly without replacement from all matrices of ``plan``;
-    ``n_double_oracle`` more uniformly from those the batched solver handled with the double
-    oracle (the non-trivial path; Condorcet cases are easy), which requires re-solving the
-    whole plan.
+    ``n_double_oracle`` more uniformly from those without a Condorcet winner (the ones that
+    need an LP; the stratum keeps its historical name "double_oracle"), which requires
+    re-solving the whole plan.
 
     Returns
     -------
@@ -73,7 +73,7 @@ def verification_picks(
     oracle_rows: list[int] = []
     for (k, block, rows), start in zip(units, starts[:-1], strict=True):
         solution = subset_von_neumann_winners(P, plan.block_subsets(k, block, rows), **options)
-        oracle_rows.extend(start + np.flatnonzero(solution.method == _DOUBLE_ORACLE_METHOD))
+        oracle_rows.extend(start + np.flatnonzero(solution.method != _CONDORCET_METHOD))
     chosen = rng.choice(
         np.asarray(oracle_rows, dtype=np.int64),
         size=min(n_double_oracle, len(oracle_rows)),
@@ -90,6 +90,17 @@ def _compare(ours: NDArray[np.float64], theirs: NDArray[np.float64]) -> tuple[bo
     return same, float(np.abs(ours - theirs).max())
 
 
+def _unique_on_support(P: NDArray[np.float64], support: NDArray[np.int64]) -> bool:
+    """Does the support determine the vNW (equalizer system of full column rank)?
+
+    When it does not (ties, clones), the vNWs with this support form a face of positive
+    dimension, and solvers may return different points of it.
+    """
+    scaled = P / (np.abs(P).max() or 1.0)
+    system = np.vstack([scaled[np.ix_(support, support)].T, np.ones(support.size)])
+    return bool(np.linalg.matrix_rank(system, tol=1e-9) == support.size)
+
+
 def verify_against_reference(
     P: ArrayLike,
     plan: SamplingPlan,
@@ -101,8 +112,12 @@ def verify_against_reference(
 ) -> pd.DataFrame:
     """Re-solve picked sub-matrices with both solvers and compare; arbitrate disagreements.
 
-    A pick *agrees* when both supports are equal and no weight differs by more than
-    ``weight_tol``. A disagreeing pick is solved once more by the reference with the simplex
+    A pick *agrees* when both supports are equal and, if that support determines the vNW
+    (``unique_vnw``), no weight differs by more than ``weight_tol``. When it does not (ties,
+    clones), the vNWs form a face and the two solvers return different points of it by
+    design (the batched solver its analytic centre, cvxpy wherever its iterations stop), so
+    only the support (the union of the supports of all vNWs) is compared; both answers are
+    certified. A disagreeing pick is solved once more by the reference with the simplex
     solver :data:`cdbandits.winners.SIMPLEX_SOLVER` (an exact vertex, which is the vNW when
     it is unique): interior-point solutions can carry spurious arms with weights near the
     solver's tolerance, which the polish keeps when their slack is as small.
@@ -126,7 +141,7 @@ def verify_against_reference(
     -------
     pandas.DataFrame
         One row per pick: the pick, ``arms`` (space-separated indices into ``P``),
-        ``method`` of the batched solver, both supports, ``same_support``,
+        ``method`` of the batched solver, both supports, ``same_support``, ``unique_vnw``,
         ``max_abs_weight_difference``, ``agrees``, both certificates, and for disagreeing
         picks the simplex re-solve: ``simplex_support``, ``simplex_agrees`` and
         ``simplex_exploitability`` (empty otherwise).
@@ -143,10 +158,11 @@ def verify_against_reference(
             zip(group.itertuples(index=False), subsets, strict=True)
         ):
             sub = P[np.ix_(arms, arms)]
-            reference = von_neumann_winner(sub, solver=solver)
+            reference = reference_von_neumann_winner(sub, solver=solver)
             ours = batched.weights[index]
             same_support, difference = _compare(ours, reference.weights)
-            agrees = same_support and difference <= weight_tol
+            unique = _unique_on_support(sub, reference.support)
+            agrees = same_support and (difference <= weight_tol or not unique)
             row = {
                 "stratum": pick.stratum,
                 "K": int(k),
@@ -157,6 +173,7 @@ def verify_against_reference(
                 "support_batched": " ".join(map(str, np.flatnonzero(ours > 0))),
                 "support_reference": " ".join(map(str, reference.support)),
                 "same_support": same_support,
+                "unique_vnw": unique,
                 "max_abs_weight_difference": difference,
                 "agrees": agrees,
                 "exploitability_batched": float(batched.exploitability[index]),
@@ -166,7 +183,7 @@ def verify_against_reference(
                 "simplex_exploitability": np.nan,
             }
             if not agrees:
-                simplex = von_neumann_winner(sub, solver=SIMPLEX_SOLVER)
+                simplex = reference_von_neumann_winner(sub, solver=SIMPLEX_SOLVER)
                 simplex_same, simplex_difference = _compare(ours, simplex.weights)
                 row["simplex_support"] = " ".join(map(str, simplex.support))
                 row["simplex_agrees"] = simplex_same and simplex_difference <= weight_tol

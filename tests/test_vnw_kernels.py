@@ -1,0 +1,113 @@
+"""The compiled vNW kernel: its paths, the analytic centre of tied faces, the acceptance test."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
+from cdbandits.vnw_kernels import (
+    CONDORCET,
+    INTERIOR_POINT,
+    SIMPLEX,
+    _accept,
+    _centre,
+    solve_one,
+)
+
+
+def solve(P, arms=None):
+    arms = np.arange(P.shape[0]) if arms is None else np.asarray(arms)
+    weights = np.zeros(arms.size)
+    path, certificate = solve_one(np.asarray(P, dtype=float), arms, weights)
+    return path, certificate, weights
+
+
+def skew(values):
+    upper = np.triu(values, 1)
+    return upper - upper.T
+
+
+def test_paths():
+    assert solve(five_arm_matrix()[3:, 3:])[0] == CONDORCET
+    assert solve(five_arm_matrix())[0] == SIMPLEX
+    assert solve(clone_example_matrix(5))[0] == INTERIOR_POINT  # the clones tie
+    dense = skew(np.random.default_rng(1).uniform(-1, 1, (100, 100)))
+    assert solve(dense)[0] == INTERIOR_POINT  # more pivots than the simplex may make
+
+
+def test_subset_indexing_equals_the_materialised_matrix():
+    rng = np.random.default_rng(2)
+    P = skew(rng.uniform(-1, 1, (20, 20)))
+    arms = rng.choice(20, 9, replace=False)
+    path, certificate, weights = solve(P, arms)
+    expected = solve(P[np.ix_(arms, arms)])
+    assert path == expected[0] and certificate == expected[1]
+    np.testing.assert_array_equal(weights, expected[2])
+
+
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_all_ties_give_the_uniform_distribution(k):
+    path, certificate, weights = solve(np.zeros((k, k)))
+    np.testing.assert_allclose(weights, 1 / k, rtol=0, atol=1e-15)
+    assert certificate == 0.0
+
+
+def test_centre_of_the_clone_face_from_an_off_centre_start():
+    """The face {w0 + w1 = w2 = w3 = 1/3} has its centre at w0 = w1 = 1/6.
+
+    The start is off the face too (its weights sum to 1.02), as interior points are.
+    """
+    S = clone_example_matrix(5)
+    start = np.array([0.3, 1 / 30, 1 / 3 + 0.01, 1 / 3 + 0.01, 0, 0, 0, 0, 0])
+    centre = _centre(S, np.array([0, 1, 2, 3]), start, start @ S)
+    np.testing.assert_allclose(centre, [1 / 6, 1 / 6, 1 / 3, 1 / 3, 0, 0, 0, 0, 0], atol=1e-14)
+
+
+def test_centre_satisfies_its_optimality_condition_on_random_tied_faces():
+    """On the face, the gradient of sum log w[U] + sum log (S.T w)[not U] has no component."""
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(200):
+        k = int(rng.integers(3, 12))
+        S = skew(rng.integers(-2, 3, (k, k)) / 2)
+        path, _, weights = solve(S)
+        inside = weights > 0
+        equalizer = np.vstack([S[np.ix_(inside, inside)].T, np.ones(inside.sum())])
+        directions = scipy.linalg.null_space(equalizer)
+        if directions.shape[1] == 0:
+            continue
+        values = weights @ S
+        gradient = 1 / weights[inside] + S[np.ix_(inside, ~inside)] @ (1 / values[~inside])
+        assert np.abs(directions.T @ gradient).max() <= 1e-9 * np.abs(gradient).max()
+        assert path == INTERIOR_POINT
+        checked += 1
+    assert checked >= 20  # the sample has tied faces of positive dimension
+
+
+def test_centre_rejects_a_start_that_is_not_positive():
+    S = clone_example_matrix(5)
+    start = np.array([1.2, -0.2, 0, 0, 0, 0, 0, 0, 0])
+    assert np.isnan(_centre(S, np.array([0, 1, 2, 3]), start, start @ S)).all()
+
+
+def test_accept_checks_certificate_and_strict_complementarity():
+    S = five_arm_matrix()
+    exact = np.array([1, 1, 1, 0, 0]) / 3
+    assert _accept(S, exact, True)
+    assert not _accept(S, np.array([0, 0, 0, 1.0, 0]), False)  # arm 3 loses to arm 0
+    assert not _accept(S, np.array([1, 1, 1, 0, 0]) / 2, False)  # not a distribution
+    tied = np.zeros((2, 2))
+    assert _accept(tied, np.array([1.0, 0.0]), False)
+    assert not _accept(tied, np.array([1.0, 0.0]), True)  # arm 1 ties: support not maximal
+
+
+def test_large_cloned_matrix_is_solved():
+    """500 arms, 50 of them copies: a face of dozens of dimensions, many nearly tied arms."""
+    rng = np.random.default_rng(7)
+    base = skew(rng.uniform(-1, 1, (450, 450)))
+    order = np.r_[np.arange(450), rng.integers(0, 450, 50)]
+    P = base[np.ix_(order, order)]
+    path, certificate, weights = solve(P)
+    assert path == INTERIOR_POINT and certificate >= -1e-9
+    for copy, arm in enumerate(order[450:], start=450):
+        assert weights[copy] == pytest.approx(weights[arm], abs=1e-12)
