@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cdbandits.batched import FALLBACK_REASONS, subset_von_neumann_winners
+from cdbandits.batched import subset_von_neumann_winners
 from cdbandits.experiments.appendix.counts import (
     AppendixCounts,
     KCounts,
@@ -21,6 +21,10 @@ CYCLE_AND_LOSER = np.array(
         [-0.3, -0.3, -0.3, 0.0],
     ]
 )
+
+# The same with a fifth arm, an exact clone of arm 0 (tied with it): the sub-matrices that
+# hold both clones and no arm beating them have a face of vNWs (the interior point path).
+CYCLE_LOSER_AND_CLONE = CYCLE_AND_LOSER[np.ix_([0, 1, 2, 3, 0], [0, 1, 2, 3, 0])]
 
 
 def random_skew(rng: np.random.Generator, k: int, tie_share: float = 0.0) -> np.ndarray:
@@ -56,7 +60,6 @@ def k_counts(
         support_size=support_size or {1: condorcet, 3: n - condorcet},
         max_copeland_loss=max_copeland_loss or {0: n},
         methods={"condorcet": condorcet, "simplex": n - condorcet, "interior_point": 0},
-        fallback_reasons={reason: 0 for reason in FALLBACK_REASONS},
         worst_exploitability=0.0,
     )
 

@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cdbandits.batched import (
-    FALLBACK_REASONS,
     METHODS,
     subset_von_neumann_winners,
     von_neumann_winners,
@@ -140,7 +139,6 @@ def test_condorcet_shortcut_exactly_when_condorcet_winner_exists(k, seed):
 def test_ties_and_clones_give_the_analytic_centre(name, P, expected):
     result = von_neumann_winners(P[None])
     assert METHODS[result.method[0]] == "interior_point", name
-    assert FALLBACK_REASONS[result.fallback_reason[0]] == "none"
     assert_agrees_with_reference(P, result.weights[0], result.exploitability[0])
     if expected is not None:
         np.testing.assert_allclose(result.weights[0], expected, rtol=0, atol=1e-12)
@@ -170,7 +168,7 @@ def test_dense_supports_at_large_k_take_the_interior_point_method():
     stack = np.stack([random_skew(rng, 120, "uniform") for _ in range(3)])
     result = von_neumann_winners(stack)
     assert result.method_counts() == {"condorcet": 0, "simplex": 0, "interior_point": 3}
-    assert result.support_size.min() > 40  # far beyond the old restricted-set limit
+    assert result.support_size.min() > 40  # dense supports
     for P, weights, certificate in zip(stack, result.weights, result.exploitability, strict=True):
         assert_agrees_with_reference(P, weights, certificate)
 
@@ -193,15 +191,6 @@ def test_uncertifiable_matrix_raises_and_names_it(monkeypatch):
 def test_bad_tolerance_is_rejected(tol):
     with pytest.raises(ValueError, match="tol must be a finite number"):
         von_neumann_winners(np.zeros((1, 3, 3)), tol=tol)
-
-
-def test_retired_options_warn():
-    with pytest.warns(DeprecationWarning, match="max_restricted is ignored"):
-        von_neumann_winners(np.zeros((1, 3, 3)), max_restricted=40)
-    with pytest.warns(DeprecationWarning, match="fallback_solver is ignored"):
-        subset_von_neumann_winners(np.zeros((3, 3)), [[0, 1]], fallback_solver="CLARABEL")
-    with pytest.raises(ValueError, match="max_restricted must be at least 1"):
-        von_neumann_winners(np.zeros((1, 3, 3)), max_restricted=0)
 
 
 def test_probability_convention():

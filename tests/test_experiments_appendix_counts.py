@@ -4,11 +4,11 @@ import itertools
 
 import numpy as np
 import pytest
-from appendix_helpers import CYCLE_AND_LOSER, counts_of, random_skew
+from appendix_helpers import CYCLE_AND_LOSER, CYCLE_LOSER_AND_CLONE, counts_of, random_skew
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdbandits.batched import subset_von_neumann_winners
+from cdbandits.batched import METHODS, subset_von_neumann_winners
 from cdbandits.experiments.appendix.counts import (
     AppendixCounts,
     add_histograms,
@@ -46,6 +46,28 @@ def test_hand_counted_cycle_and_loser():
     assert counts.support_size == {1: 3, 3: 1}
     assert counts.max_copeland_loss == {0: 4}
     assert counts.methods == {"condorcet": 3, "simplex": 1, "interior_point": 0}
+
+
+def test_hand_counted_cycle_loser_and_clone_take_every_solution_path():
+    subsets = np.array(list(itertools.combinations(range(5), 3)))
+    solution = subset_von_neumann_winners(CYCLE_LOSER_AND_CLONE, subsets)
+    counts = counts_of(CYCLE_LOSER_AND_CLONE, subsets)
+    # Arm 4 is a clone of arm 0. Condorcet winners: 0 in {0,1,3}, 2 in {0,2,3}, {0,2,4} and
+    # {2,3,4}, 1 in {1,2,3}, 4 in {1,3,4}. Cycles {0,1,2} and {4,1,2}: unique vNW (1/3 each,
+    # simplex). {0,1,4} and {0,3,4}: the clones tie and beat the third arm, every mixture of
+    # them is a vNW, the analytic centre gives each 1/2 (interior point). Every Copeland
+    # winner is in the support, with loss 0.
+    methods = np.array([METHODS[m] for m in solution.method])
+    assert subsets[methods == "simplex"].tolist() == [[0, 1, 2], [1, 2, 4]]
+    assert subsets[methods == "interior_point"].tolist() == [[0, 1, 4], [0, 3, 4]]
+    for row in np.flatnonzero(methods == "interior_point"):
+        np.testing.assert_allclose(solution.weights[row], [0.5, 0, 0.5], rtol=0, atol=1e-12)
+    assert counts.matrices == 10
+    assert counts.condorcet == 6
+    assert counts.all_copeland_in_support == counts.some_copeland_in_support == 10
+    assert counts.support_size == {1: 6, 2: 2, 3: 2}
+    assert counts.max_copeland_loss == {0: 10}
+    assert counts.methods == {"condorcet": 6, "simplex": 2, "interior_point": 2}
 
 
 def test_five_arm_example_counts():
@@ -107,6 +129,11 @@ def test_merge_and_cover_checks_are_loud(tmp_path):
     write_json(tmp_path / "other.json", {"totals": {}})
     with pytest.raises(ValueError, match="no 'counts' entry"):
         read_counts(tmp_path / "other.json")
+    older = first.to_jsonable()
+    older["per_k"][0]["methods"] = {"condorcet": 1, "double_oracle": 2, "cvxpy": 0}
+    write_json(tmp_path / "older.json", {"counts": older})
+    with pytest.raises(ValueError, match=r"older.json: counts of K = 3 name the solution paths"):
+        read_counts(tmp_path / "older.json")
 
 
 def test_counts_add_and_pool():

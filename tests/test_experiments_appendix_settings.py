@@ -68,7 +68,7 @@ def test_each_part_gives_back_exactly_its_config_keys(part):
         ({"copeland_variant": "borda"}, r"^appendix.copeland_variant: must be one of"),
         ({"confidence": 1.5}, r"^appendix.confidence: must lie in \(0, 1\)"),
         ({"samples_per_k": 0}, r"^appendix.samples_per_k: must be at least 1"),
-        ({"max_restricted": 0}, r"^appendix.max_restricted: must be at least 1"),
+        ({"verify_no_condorcet": -1}, r"^appendix.verify_no_condorcet: must be at least 0"),
     ],
 )
 def test_bad_values_fail_with_one_line_naming_the_key(changes, message):

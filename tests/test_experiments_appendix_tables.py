@@ -4,7 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
-from appendix_helpers import CYCLE_AND_LOSER, counts_of, random_skew
+from appendix_helpers import CYCLE_LOSER_AND_CLONE, counts_of, random_skew
 
 from cdbandits.experiments.appendix.counts import AppendixCounts
 from cdbandits.experiments.appendix.experiments import run_shard
@@ -14,21 +14,25 @@ from cdbandits.stats import binomial_interval
 
 
 def test_per_k_table_of_the_hand_counted_matrix():
-    subsets = np.array(list(itertools.combinations(range(4), 3)))
-    counts = counts_of(CYCLE_AND_LOSER, subsets)
-    table = per_k_table(AppendixCounts("cycle", "wins", ((3, 0, 4),), {3: counts}))
+    # counted by hand in test_experiments_appendix_counts: 6 of the 10 3-subsets have a
+    # Condorcet winner, 2 are cycles (simplex, support 3), 2 hold both clones (interior
+    # point, support 2)
+    subsets = np.array(list(itertools.combinations(range(5), 3)))
+    counts = AppendixCounts(
+        "cycle", "wins", ((3, 0, 10),), {3: counts_of(CYCLE_LOSER_AND_CLONE, subsets)}
+    )
+    table = per_k_table(counts)
     row = table.iloc[0]
-    assert row["fraction_condorcet"] == 0.75
-    low, high = binomial_interval(3, 4)
+    assert row["fraction_condorcet"] == 0.6
+    low, high = binomial_interval(6, 10)
     assert (row["fraction_condorcet_low"], row["fraction_condorcet_high"]) == (low, high)
-    assert row["mean_support_size"] == 1.5
+    assert row["mean_support_size"] == 1.6
     assert row["max_support_size"] == 3
-    assert (row["method_condorcet"], row["method_double_oracle"]) == (3, 1)
-    wilson = per_k_table(
-        AppendixCounts("cycle", "wins", ((3, 0, 4),), {3: counts}), 0.9, "wilson"
-    ).iloc[0]
+    methods = {column: row[column] for column in table if column.startswith("method_")}
+    assert methods == {"method_condorcet": 6, "method_simplex": 2, "method_interior_point": 2}
+    wilson = per_k_table(counts, 0.9, "wilson").iloc[0]
     assert (wilson["fraction_condorcet_low"], wilson["fraction_condorcet_high"]) == tuple(
-        binomial_interval(3, 4, 0.9, "wilson")
+        binomial_interval(6, 10, 0.9, "wilson")
     )
 
 

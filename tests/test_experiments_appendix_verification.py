@@ -23,9 +23,9 @@ def test_verification_on_real_subsets(data_mirror, tmp_path):
     P = informational(data_mirror)
     plan = SamplingPlan("informational", 136, (5, 60), 1200, 3)
     picks = verification_picks(P, plan, 15, 15, np.random.default_rng(0))
-    assert picks["stratum"].value_counts().to_dict() == {"uniform": 15, "double_oracle": 15}
+    assert picks["stratum"].value_counts().to_dict() == {"uniform": 15, "no_condorcet": 15}
     table = verify_against_reference(P, plan, picks, weight_tol=1e-8)
-    assert (table[table["stratum"] == "double_oracle"]["method"] != "condorcet").all()
+    assert (table[table["stratum"] == "no_condorcet"]["method"] != "condorcet").all()
     summary = verification_summary(table, weight_tol=1e-8)
     assert summary["agrees"] and summary["agrees_or_resolved"], summary
     assert summary["matrices"] == 30

@@ -9,9 +9,7 @@ without materialising the sub-matrices in Python.
 
 Every answer is certified (``min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to the
 matrix's largest entry); a matrix that cannot be certified raises
-:class:`cdbandits.winners.CertificationError` naming it. There is no fallback solver: the
-cvxpy path of earlier versions is gone, and with it the reasons for taking it
-(:data:`FALLBACK_REASONS` keeps only ``"none"`` so that counters keep their keys).
+:class:`cdbandits.winners.CertificationError` naming it (there is no fallback solver).
 
 **Which point is returned**: the unique vNW when there is one, else the analytic centre of
 the optimal face (support = the union of the supports of all vNWs, clones share weight
@@ -20,7 +18,6 @@ equally); see :mod:`cdbandits.winners`.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,7 +30,6 @@ from .vnw_kernels import FAILED, solve_one
 from .winners import COMPILED_METHODS, CertificationError
 
 __all__ = [
-    "FALLBACK_REASONS",
     "METHODS",
     "BatchedVonNeumann",
     "subset_von_neumann_winners",
@@ -44,10 +40,6 @@ __all__ = [
 #: shortcut, the simplex method (unique vNW proven by strict complementarity), the interior
 #: point method (dense supports, ties, clones).
 METHODS: tuple[str, ...] = COMPILED_METHODS
-
-#: Why a matrix left the compiled path, indexed by :attr:`BatchedVonNeumann.fallback_reason`.
-#: Nothing does any more (an uncertifiable matrix raises), so every entry is ``"none"``.
-FALLBACK_REASONS: tuple[str, ...] = ("none",)
 
 
 @dataclass(frozen=True)
@@ -62,14 +54,11 @@ class BatchedVonNeumann:
         Certificate ``min_b (P.T @ w)[b]`` of every answer (units of the input).
     method : ndarray of int8, shape (n,)
         Index into :data:`METHODS`: the path that produced the answer.
-    fallback_reason : ndarray of int8, shape (n,)
-        Index into :data:`FALLBACK_REASONS` (always 0).
     """
 
     weights: NDArray[np.float64]
     exploitability: NDArray[np.float64]
     method: NDArray[np.int8]
-    fallback_reason: NDArray[np.int8]
 
     @property
     def support(self) -> NDArray[np.bool_]:
@@ -85,11 +74,6 @@ class BatchedVonNeumann:
         """Number of matrices solved by each path of :data:`METHODS`."""
         counts = np.bincount(self.method, minlength=len(METHODS))
         return {name: int(count) for name, count in zip(METHODS, counts, strict=True)}
-
-    def fallback_counts(self) -> dict[str, int]:
-        """Number of matrices per reason of :data:`FALLBACK_REASONS`."""
-        counts = np.bincount(self.fallback_reason, minlength=len(FALLBACK_REASONS))
-        return {name: int(count) for name, count in zip(FALLBACK_REASONS, counts, strict=True)}
 
 
 @njit(cache=True, parallel=True)
@@ -109,24 +93,6 @@ def _solve_all(
     return weights, exploitability, method
 
 
-def _deprecated_options(max_restricted: int | None, fallback_solver: str | None) -> None:
-    """Warn about the options of the retired double oracle and cvxpy fallback."""
-    if max_restricted is not None:
-        if max_restricted < 1:
-            raise ValueError(f"max_restricted must be at least 1, got {max_restricted}")
-        warnings.warn(
-            "max_restricted is ignored: the compiled LP has no restricted-set limit",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-    if fallback_solver is not None:
-        warnings.warn(
-            "fallback_solver is ignored: the batched solver has no cvxpy fallback",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-
-
 def _solve(
     matrices: NDArray[np.float64],
     matrix_of_row: NDArray[np.int64],
@@ -141,12 +107,7 @@ def _solve(
             f"the von Neumann winner of matrix {row} of the batch (arms "
             f"{subsets[row].tolist()}) could not be certified; {failed.size} matrices failed"
         )
-    return BatchedVonNeumann(
-        weights=weights,
-        exploitability=exploitability,
-        method=method,
-        fallback_reason=np.zeros(method.size, dtype=np.int8),
-    )
+    return BatchedVonNeumann(weights=weights, exploitability=exploitability, method=method)
 
 
 def _as_skew_stack(
@@ -188,8 +149,6 @@ def von_neumann_winners(
     matrices: ArrayLike,
     *,
     convention: Literal["skew", "probability"] = "skew",
-    max_restricted: int | None = None,
-    fallback_solver: str | None = None,
     tol: float = SYMMETRY_TOL,
 ) -> BatchedVonNeumann:
     """Certified von Neumann winners of a stack of preference matrices.
@@ -202,9 +161,6 @@ def von_neumann_winners(
         Preference matrices, all of the same size.
     convention : {"skew", "probability"}, optional
         Convention of ``matrices`` (see :mod:`cdbandits.preference`).
-    max_restricted, fallback_solver : optional
-        Deprecated and ignored (options of the retired double oracle and cvxpy fallback);
-        passing them warns.
     tol : float, optional
         Tolerance of the validity checks of the matrices (finite, ``>= 0``).
 
@@ -231,7 +187,6 @@ def von_neumann_winners(
     >>> [METHODS[m] for m in result.method]
     ['simplex', 'condorcet']
     """
-    _deprecated_options(max_restricted, fallback_solver)
     stack = _as_skew_stack(matrices, convention, tol)
     n, k = stack.shape[:2]
     subsets = np.broadcast_to(np.arange(k, dtype=np.int64), (n, k))
@@ -266,8 +221,6 @@ def subset_von_neumann_winners(
     subsets: ArrayLike,
     *,
     convention: Literal["skew", "probability", "auto"] = "skew",
-    max_restricted: int | None = None,
-    fallback_solver: str | None = None,
 ) -> BatchedVonNeumann:
     """Certified von Neumann winners of many sub-matrices of one preference matrix.
 
@@ -282,8 +235,6 @@ def subset_von_neumann_winners(
         Arm indices of every sub-matrix, distinct within a row.
     convention : {"skew", "probability", "auto"}, optional
         Convention of ``matrix``.
-    max_restricted, fallback_solver : optional
-        Deprecated and ignored; passing them warns.
 
     Returns
     -------
@@ -298,7 +249,6 @@ def subset_von_neumann_winners(
     cdbandits.winners.CertificationError
         If a sub-matrix cannot be certified (the message names it).
     """
-    _deprecated_options(max_restricted, fallback_solver)
     full = as_skew(matrix, convention)
     rows = _check_subsets(subsets, full.shape[0])
     return _solve(full[None], np.zeros(rows.shape[0], dtype=np.int64), rows)

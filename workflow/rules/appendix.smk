@@ -20,7 +20,6 @@ rule solve_appendix_shard:
     params:
         sampling=APPENDIX_SAMPLING,
         counting=APPENDIX_COUNTING,
-        solver=APPENDIX_SOLVER,
     wildcard_constraints:
         click_model=APPENDIX_MODEL_PATTERN,
         shard=r"\d+",

@@ -1,9 +1,5 @@
 from cdbandits.experiments.appendix.experiments import run_shard, sampled_matrix
-from cdbandits.experiments.appendix.settings import (
-    CountingSettings,
-    SamplingSettings,
-    SolverSettings,
-)
+from cdbandits.experiments.appendix.settings import CountingSettings, SamplingSettings
 from cdbandits.files import write_json
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
@@ -11,7 +7,6 @@ with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
     sampling = SamplingSettings.from_config(params.sampling)
     counting = CountingSettings.from_config(params.counting)
-    solver = SolverSettings.from_config(params.solver)
     model, shard = snakemake.wildcards.click_model, int(snakemake.wildcards.shard)
     P, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
     counts = run_shard(
@@ -20,8 +15,6 @@ with log_to_file(snakemake.log[0]) as log:
         shard,
         counting.shards,
         variant=counting.copeland_variant,
-        max_restricted=solver.max_restricted,
-        fallback_solver=solver.solver,
         threads=snakemake.threads,
     )
     log.info(
@@ -36,7 +29,7 @@ with log_to_file(snakemake.log[0]) as log:
         {
             "counts": counts.to_jsonable(),
             "metadata": run_metadata(
-                {**params.sampling, **params.counting, **params.solver},
+                {**params.sampling, **params.counting},
                 seeds={"seed": sampling.seed, "stream": f"appendix/{model}/<K>/<block>"},
                 matrix=snakemake.input.matrix,
                 shard=shard,

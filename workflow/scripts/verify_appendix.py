@@ -24,9 +24,8 @@ with log_to_file(snakemake.log[0]) as log:
         P,
         plan,
         verification.uniform,
-        verification.double_oracle,
+        verification.no_condorcet,
         verification_rng(sampling.seed, model),
-        max_restricted=solver.max_restricted,
     )
     table = verify_against_reference(
         P,
@@ -34,7 +33,6 @@ with log_to_file(snakemake.log[0]) as log:
         picks,
         weight_tol=verification.weight_tol,
         solver=solver.solver,
-        max_restricted=solver.max_restricted,
     )
     summary = verification_summary(table, verification.weight_tol)
     log.info(

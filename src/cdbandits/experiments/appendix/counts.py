@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...batched import FALLBACK_REASONS, METHODS, BatchedVonNeumann
+from ...batched import METHODS, BatchedVonNeumann
 from ...winners import CopelandVariant
 from .kernels import subset_scores, subset_summary_columns, variant_bitsets
 from .sampling import SamplingPlan
@@ -89,8 +89,6 @@ class SubsetSummaries:
         Largest Copeland loss (best score minus own score) of an arm in the support.
     method : ndarray of int8
         Solution path, index into :data:`cdbandits.batched.METHODS`.
-    fallback_reason : ndarray of int8
-        Index into :data:`cdbandits.batched.FALLBACK_REASONS`.
     exploitability : ndarray of float64
         Certificate of each vNW.
     """
@@ -101,7 +99,6 @@ class SubsetSummaries:
     copeland_winners_in_support: NDArray[np.int64]
     max_copeland_loss_in_support: NDArray[np.int64]
     method: NDArray[np.int8]
-    fallback_reason: NDArray[np.int8]
     exploitability: NDArray[np.float64]
 
 
@@ -143,7 +140,6 @@ def summarise_subsets(
         copeland_winners_in_support=columns[:, 2],
         max_copeland_loss_in_support=columns[:, 3],
         method=solution.method,
-        fallback_reason=solution.fallback_reason,
         exploitability=solution.exploitability,
     )
 
@@ -181,8 +177,6 @@ class KCounts:
         Histogram of the largest Copeland loss in the support.
     methods : dict of str to int
         Matrices per solution path (:data:`cdbandits.batched.METHODS`).
-    fallback_reasons : dict of str to int
-        Matrices per reason for the cvxpy path (:data:`cdbandits.batched.FALLBACK_REASONS`).
     worst_exploitability : float
         Smallest certificate ``min_b (P.T w)_b`` of any counted matrix.
     """
@@ -195,7 +189,6 @@ class KCounts:
     support_size: dict[int, int]
     max_copeland_loss: dict[int, int]
     methods: dict[str, int]
-    fallback_reasons: dict[str, int]
     worst_exploitability: float
 
     def __add__(self, other: KCounts) -> KCounts:
@@ -212,9 +205,6 @@ class KCounts:
             support_size=add_histograms(self.support_size, other.support_size),
             max_copeland_loss=add_histograms(self.max_copeland_loss, other.max_copeland_loss),
             methods={m: self.methods[m] + other.methods[m] for m in METHODS},
-            fallback_reasons={
-                r: self.fallback_reasons[r] + other.fallback_reasons[r] for r in FALLBACK_REASONS
-            },
             worst_exploitability=min(self.worst_exploitability, other.worst_exploitability),
         )
 
@@ -229,13 +219,25 @@ class KCounts:
             "support_size": [[v, c] for v, c in sorted(self.support_size.items())],
             "max_copeland_loss": [[v, c] for v, c in sorted(self.max_copeland_loss.items())],
             "methods": dict(self.methods),
-            "fallback_reasons": dict(self.fallback_reasons),
             "worst_exploitability": self.worst_exploitability,
         }
 
     @classmethod
     def from_jsonable(cls, payload: Mapping[str, Any]) -> KCounts:
-        """Inverse of :meth:`to_jsonable`."""
+        """Inverse of :meth:`to_jsonable`.
+
+        Raises
+        ------
+        ValueError
+            If the counts name other solution paths than :data:`cdbandits.batched.METHODS`
+            (counts of an older solver: recompute them).
+        """
+        if set(payload["methods"]) != set(METHODS):
+            raise ValueError(
+                f"counts of K = {payload['k']} name the solution paths "
+                f"{sorted(payload['methods'])}, not this version's {list(METHODS)}; "
+                "recompute them"
+            )
         return cls(
             k=int(payload["k"]),
             matrices=int(payload["matrices"]),
@@ -245,7 +247,6 @@ class KCounts:
             support_size={int(v): int(c) for v, c in payload["support_size"]},
             max_copeland_loss={int(v): int(c) for v, c in payload["max_copeland_loss"]},
             methods={m: int(payload["methods"][m]) for m in METHODS},
-            fallback_reasons={r: int(payload["fallback_reasons"][r]) for r in FALLBACK_REASONS},
             worst_exploitability=float(payload["worst_exploitability"]),
         )
 
@@ -266,7 +267,6 @@ def count_summaries(k: int, summaries: SubsetSummaries) -> KCounts:
     """
     in_support = summaries.copeland_winners_in_support
     methods = np.bincount(summaries.method, minlength=len(METHODS))
-    reasons = np.bincount(summaries.fallback_reason, minlength=len(FALLBACK_REASONS))
     return KCounts(
         k=int(k),
         matrices=int(summaries.condorcet.size),
@@ -276,7 +276,6 @@ def count_summaries(k: int, summaries: SubsetSummaries) -> KCounts:
         support_size=_histogram(summaries.support_size),
         max_copeland_loss=_histogram(summaries.max_copeland_loss_in_support),
         methods={name: int(c) for name, c in zip(METHODS, methods, strict=True)},
-        fallback_reasons={name: int(c) for name, c in zip(FALLBACK_REASONS, reasons, strict=True)},
         worst_exploitability=(
             float(summaries.exploitability.min()) if summaries.exploitability.size else 0.0
         ),
@@ -398,7 +397,10 @@ def read_counts(path: str | os.PathLike[str]) -> AppendixCounts:
         payload = json.load(stream)
     if "counts" not in payload:
         raise ValueError(f"{path}: no 'counts' entry; not a file of appendix counts")
-    return AppendixCounts.from_jsonable(payload["counts"])
+    try:
+        return AppendixCounts.from_jsonable(payload["counts"])
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from error
 
 
 def read_model_counts(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 
 import numba
 import numpy as np
@@ -59,8 +58,6 @@ def run_shard(
     n_shards: int = 1,
     *,
     variant: CopelandVariant = "wins",
-    max_restricted: int | None = None,
-    fallback_solver: str | None = None,
     threads: int | None = None,
 ) -> AppendixCounts:
     """Sample, solve and count the blocks of one shard of ``plan``.
@@ -75,10 +72,6 @@ def run_shard(
         Which blocks to do (:meth:`SamplingPlan.shard_units`); default all.
     variant : {"wins", "wins_or_ties", "wins_minus_losses"}, optional
         Copeland variant.
-    max_restricted : int, optional
-        Passed to :func:`cdbandits.batched.subset_von_neumann_winners`.
-    fallback_solver : str, optional
-        cvxpy solver of the reference path.
     threads : int, optional
         Number of numba threads (default: numba's current setting).
 
@@ -94,15 +87,12 @@ def run_shard(
         )
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    options: dict[str, Any] = {"fallback_solver": fallback_solver}
-    if max_restricted is not None:
-        options["max_restricted"] = max_restricted
     units = plan.shard_units(shard, n_shards)
     per_k: dict[int, KCounts] = {}
     for k in sorted({unit[0] for unit in units}):
         blocks = [(block, rows) for size, block, rows in units if size == k]
         subsets = np.concatenate([plan.block_subsets(k, b, rows) for b, rows in blocks])
-        solution = subset_von_neumann_winners(P, subsets, **options)
+        solution = subset_von_neumann_winners(P, subsets)
         per_k[k] = count_summaries(k, summarise_subsets(P, subsets, solution, variant))
         interior = per_k[k].methods["interior_point"]
         if interior:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from .k_grid import TOGETHER, k_grid_markdown
 from .tables import markdown_table
+from .verification import STRATA
 
 __all__ = ["appendix_readme"]
 
@@ -25,6 +26,9 @@ _FIGURES = (
     ("Fig. 3", "fig3_copeland_loss"),
     ("Fig. 4", "fig4_support_size"),
 )
+
+#: How the verification's strata (:data:`.verification.STRATA`) are named in the text.
+_STRATUM_WORDS = {"uniform": "uniform", "no_condorcet": "without a Condorcet winner"}
 
 
 def _grid(ks: list[int]) -> str:
@@ -71,8 +75,9 @@ def _verification(summaries: Mapping[str, Mapping[str, Any]]) -> str:
     parts = []
     for model, summary in summaries.items():
         strata = ", ".join(
-            f"{part['matrices']:,} {name.replace('_', '-')}"
-            for name, part in summary["strata"].items()
+            f"{summary['strata'][name]['matrices']:,} {_STRATUM_WORDS[name]}"
+            for name in STRATA
+            if name in summary["strata"]
         )
         parts.append(
             f"{model}: {summary['agreeing']:,} of {summary['matrices']:,} agree ({strata}), "
@@ -81,10 +86,9 @@ def _verification(summaries: Mapping[str, Mapping[str, Any]]) -> str:
             + ("" if summary["agrees_or_resolved"] else " (**unresolved disagreements**)")
         )
     return (
-        "**Verification.** Sampled matrices re-solved by the cvxpy reference (uniformly drawn "
-        "and drawn among those that need the double oracle), per click model: "
-        + "; ".join(parts)
-        + " (`results/appendix/*/verification.json`)."
+        "**Verification.** Sampled matrices re-solved by the cvxpy reference (drawn uniformly, "
+        "and drawn among those without a Condorcet winner, whose von Neumann winner needs an "
+        "LP), per click model: " + "; ".join(parts) + " (`results/appendix/*/verification.json`)."
     )
 
 

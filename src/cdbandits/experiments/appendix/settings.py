@@ -3,8 +3,8 @@
 :meth:`AppendixSettings.from_config` reads the whole section (the workflow does so when it
 starts) and makes every check the code would otherwise make only in a job: the paper's
 click model is among the computed ones, every click model has a matrix, every size K fits
-every matrix whose size is known, the verification has at least one matrix, the cvxpy
-solver is installed. A failure is a :class:`SettingsError` whose one-line message names the
+every matrix whose size is known, the verification has at least one matrix, the reference's
+cvxpy solver is installed. A failure is a :class:`SettingsError` whose one-line message names the
 config key. The parts a single job needs (:class:`SamplingSettings`,
 :class:`SolverSettings`, :class:`IntervalSettings`, :class:`VerificationSettings`) are
 built from just their keys (``from_config``) and give them back (``to_config``), so a rule
@@ -127,24 +127,21 @@ class SamplingSettings:
 
 @dataclass(frozen=True)
 class SolverSettings:
-    """How the sampled matrices are solved (``appendix.max_restricted``, ``appendix.solver``).
+    """The cvxpy solver of the reference (``appendix.solver``).
+
+    The sampled matrices themselves are solved by the compiled batched solver, which has no
+    options; the reference (:func:`cdbandits.winners.reference_von_neumann_winner`)
+    re-solves the verification's sample and the worked examples of the claims.
 
     Attributes
     ----------
-    max_restricted : int
-        Largest restricted arm set of the batched solver's double oracle.
     solver : str or None
-        cvxpy solver of the reference path and of the verification (None: cvxpy's default).
+        cvxpy LP solver of the reference (None: cvxpy's default).
     """
 
-    max_restricted: int
     solver: str | None
 
     def __post_init__(self) -> None:
-        _require(
-            self.max_restricted >= 1,
-            f"appendix.max_restricted: must be at least 1, got {self.max_restricted}",
-        )
         if self.solver is not None:
             import cvxpy
 
@@ -157,13 +154,13 @@ class SolverSettings:
 
     @classmethod
     def from_config(cls, mapping: Mapping[str, Any]) -> SolverSettings:
-        """From the keys ``max_restricted`` and ``solver``."""
+        """From the key ``solver``."""
         solver = mapping["solver"]
-        return cls(int(mapping["max_restricted"]), None if solver is None else str(solver))
+        return cls(None if solver is None else str(solver))
 
     def to_config(self) -> dict[str, Any]:
         """The config keys these settings come from."""
-        return {"max_restricted": self.max_restricted, "solver": self.solver}
+        return {"solver": self.solver}
 
 
 @dataclass(frozen=True)
@@ -240,25 +237,26 @@ class VerificationSettings:
     uniform : int
         Matrices drawn uniformly (``appendix.verify_uniform``), at least 1 so that the
         verification never comes out empty.
-    double_oracle : int
-        Matrices drawn among those solved by double oracle (``appendix.verify_double_oracle``).
+    no_condorcet : int
+        Matrices drawn among those without a Condorcet winner, whose vNW needs an LP
+        (``appendix.verify_no_condorcet``).
     weight_tol : float
         Largest accepted weight difference (``appendix.verify_weight_tol``).
     """
 
     uniform: int
-    double_oracle: int
+    no_condorcet: int
     weight_tol: float
 
     def __post_init__(self) -> None:
         _require(
             self.uniform >= 1,
-            f"appendix.verify_uniform: must be at least 1 (the double-oracle stratum can be "
+            f"appendix.verify_uniform: must be at least 1 (the no-Condorcet stratum can be "
             f"empty, and the verification needs a matrix), got {self.uniform}",
         )
         _require(
-            self.double_oracle >= 0,
-            f"appendix.verify_double_oracle: must be at least 0, got {self.double_oracle}",
+            self.no_condorcet >= 0,
+            f"appendix.verify_no_condorcet: must be at least 0, got {self.no_condorcet}",
         )
         _require(
             self.weight_tol > 0,
@@ -267,10 +265,10 @@ class VerificationSettings:
 
     @classmethod
     def from_config(cls, mapping: Mapping[str, Any]) -> VerificationSettings:
-        """From the keys ``verify_uniform``, ``verify_double_oracle``, ``verify_weight_tol``."""
+        """From the keys ``verify_uniform``, ``verify_no_condorcet``, ``verify_weight_tol``."""
         return cls(
             int(mapping["verify_uniform"]),
-            int(mapping["verify_double_oracle"]),
+            int(mapping["verify_no_condorcet"]),
             float(mapping["verify_weight_tol"]),
         )
 
@@ -278,7 +276,7 @@ class VerificationSettings:
         """The config keys these settings come from."""
         return {
             "verify_uniform": self.uniform,
-            "verify_double_oracle": self.double_oracle,
+            "verify_no_condorcet": self.no_condorcet,
             "verify_weight_tol": self.weight_tol,
         }
 

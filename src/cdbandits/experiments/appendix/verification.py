@@ -22,6 +22,7 @@ from ...winners import SIMPLEX_SOLVER, reference_von_neumann_winner
 from .sampling import SamplingPlan
 
 __all__ = [
+    "STRATA",
     "verification_picks",
     "verification_rng",
     "verification_summary",
@@ -29,6 +30,10 @@ __all__ = [
 ]
 
 _CONDORCET_METHOD = METHODS.index("condorcet")
+
+#: The strata of the verification sample: matrices drawn uniformly, and matrices drawn among
+#: those without a Condorcet winner (the ones whose vNW needs an LP: simplex or interior point).
+STRATA: tuple[str, ...] = ("uniform", "no_condorcet")
 
 
 def verification_rng(seed: int, matrix_name: str) -> np.random.Generator:
@@ -40,27 +45,24 @@ def verification_picks(
     P: ArrayLike,
     plan: SamplingPlan,
     n_uniform: int,
-    n_double_oracle: int,
+    n_no_condorcet: int,
     rng: np.random.Generator,
-    *,
-    max_restricted: int | None = None,
 ) -> pd.DataFrame:
     """Choose sampled matrices to re-solve with the reference.
 
-    ``n_uniform`` are drawn uniformly without replacement from all matrices of ``plan``;
-    ``n_double_oracle`` more uniformly from those without a Condorcet winner (the ones that
-    need an LP; the stratum keeps its historical name "double_oracle"), which requires
-    re-solving the whole plan.
+    ``n_uniform`` are drawn uniformly without replacement from all matrices of ``plan``
+    (stratum "uniform"); ``n_no_condorcet`` more uniformly from those without a Condorcet
+    winner, the ones that need an LP (stratum "no_condorcet"; finding them re-solves the
+    whole plan). See :data:`STRATA`.
 
     Returns
     -------
     pandas.DataFrame
-        ``stratum`` ("uniform" or "double_oracle"), ``K``, ``block``, ``row``.
+        ``stratum`` (one of :data:`STRATA`), ``K``, ``block``, ``row``.
     """
     P = as_skew(P, "skew")
     units = plan.units()
     starts = np.cumsum([0] + [rows for _, _, rows in units])
-    options = {} if max_restricted is None else {"max_restricted": max_restricted}
 
     def locate(flat: NDArray[np.int64]) -> list[tuple[int, int, int]]:
         unit = np.searchsorted(starts, flat, side="right") - 1
@@ -70,17 +72,19 @@ def verification_picks(
 
     n_uniform = min(n_uniform, plan.total)
     uniform = locate(np.sort(rng.choice(plan.total, size=n_uniform, replace=False)))
-    oracle_rows: list[int] = []
+    lp_rows: list[int] = []
     for (k, block, rows), start in zip(units, starts[:-1], strict=True):
-        solution = subset_von_neumann_winners(P, plan.block_subsets(k, block, rows), **options)
-        oracle_rows.extend(start + np.flatnonzero(solution.method != _CONDORCET_METHOD))
+        solution = subset_von_neumann_winners(P, plan.block_subsets(k, block, rows))
+        lp_rows.extend(start + np.flatnonzero(solution.method != _CONDORCET_METHOD))
     chosen = rng.choice(
-        np.asarray(oracle_rows, dtype=np.int64),
-        size=min(n_double_oracle, len(oracle_rows)),
+        np.asarray(lp_rows, dtype=np.int64),
+        size=min(n_no_condorcet, len(lp_rows)),
         replace=False,
     )
-    oracle = locate(np.sort(chosen))
-    records = [("uniform", *pick) for pick in uniform] + [("double_oracle", *p) for p in oracle]
+    no_condorcet = locate(np.sort(chosen))
+    records = [("uniform", *pick) for pick in uniform] + [
+        ("no_condorcet", *pick) for pick in no_condorcet
+    ]
     return pd.DataFrame(records, columns=["stratum", "K", "block", "row"])
 
 
@@ -108,7 +112,6 @@ def verify_against_reference(
     *,
     weight_tol: float,
     solver: str | None = None,
-    max_restricted: int | None = None,
 ) -> pd.DataFrame:
     """Re-solve picked sub-matrices with both solvers and compare; arbitrate disagreements.
 
@@ -134,8 +137,6 @@ def verify_against_reference(
         Largest accepted weight difference.
     solver : str, optional
         cvxpy solver of the reference.
-    max_restricted : int, optional
-        Passed to the batched solver.
 
     Returns
     -------
@@ -147,13 +148,12 @@ def verify_against_reference(
         ``simplex_exploitability`` (empty otherwise).
     """
     P = as_skew(P, "skew")
-    options = {} if max_restricted is None else {"max_restricted": max_restricted}
     block_rows = {(k, block): rows for k, block, rows in plan.units()}
     rows = []
     for (k, block), group in picks.groupby(["K", "block"], sort=True):
         size = block_rows[(int(k), int(block))]
         subsets = plan.block_subsets(int(k), int(block), size)[group["row"].to_numpy()]
-        batched = subset_von_neumann_winners(P, subsets, **options)
+        batched = subset_von_neumann_winners(P, subsets)
         for index, (pick, arms) in enumerate(
             zip(group.itertuples(index=False), subsets, strict=True)
         ):
