@@ -4,11 +4,12 @@ import pytest
 from cdbandits.comparisons.counts import PairCounts, count_pairs
 from cdbandits.comparisons.coverage import coverage_check, merge_coverage, synthetic_log
 from cdbandits.comparisons.uncertainty import bootstrap_pair_wins, pair_index, winner_distribution
+from cdbandits.paper_examples import clone_example_matrix
 from cdbandits.stats import binomial_interval
 
 # A cycle among items 0, 1, 2 (unique vNW 6/17, 5/17, 6/17) and two dominated items. Every
 # entry is at least 0.25 away from 1/2, so resamples rarely tie exactly (exact ties go to the
-# slower cvxpy path of the batched solver).
+# slower interior point path of the batched solver).
 Q = np.array(
     [
         [0.5, 0.8, 0.25, 0.8, 0.85],
@@ -102,6 +103,11 @@ def test_shards_add_up():
     np.testing.assert_allclose(merged["coverage"], merged["covered"] / 60)
 
 
-def test_a_truth_without_a_unique_winner_is_refused():
+@pytest.mark.parametrize(
+    "truth",
+    [np.full((3, 3), 0.5), clone_example_matrix(5)],
+    ids=["all ties", "the paper's clone example"],
+)
+def test_a_truth_without_a_unique_winner_is_refused(truth):
     with pytest.raises(ValueError, match="not certified unique"):
-        coverage_check(np.full((3, 3), 0.5), 10, np.random.default_rng(0), replications=1)
+        coverage_check(truth, 10, np.random.default_rng(0), replications=1)

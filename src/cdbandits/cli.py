@@ -75,7 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     winners.add_argument("--key", help="array name inside an .npz file")
     winners.add_argument(
-        "--solver", help="cvxpy LP solver for the von Neumann winner (default: cvxpy's choice)"
+        "--solver",
+        help="solve the von Neumann winner with the cvxpy reference and this LP solver "
+        "(e.g. CLARABEL, HIGHS; default: the compiled solver)",
     )
     winners.add_argument(
         "--tol",

@@ -118,7 +118,8 @@ def five_arm_table(solver: str | None = None) -> pd.DataFrame:
     Parameters
     ----------
     solver : str, optional
-        cvxpy solver for the von Neumann LP.
+        None (default): the compiled solver; a cvxpy solver name: the cvxpy reference
+        (see :func:`cdbandits.winners.von_neumann_winner`).
 
     Returns
     -------
@@ -148,7 +149,8 @@ def clone_table(ks: list[int], solver: str | None = None) -> pd.DataFrame:
     ks : list of int
         Numbers of dominated arms to tabulate.
     solver : str, optional
-        cvxpy solver for the von Neumann LP.
+        None (default): the compiled solver; a cvxpy solver name: the cvxpy reference
+        (see :func:`cdbandits.winners.von_neumann_winner`).
 
     Returns
     -------

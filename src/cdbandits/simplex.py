@@ -1,13 +1,14 @@
 """A compiled dense revised simplex method for ``max c @ v  s.t.  G @ v <= h, v >= 0``, ``h >= 0``.
 
-The LPs of :mod:`cdbandits.vnw_kernels` (restricted games of the double oracle and the face
-LP of tied matrices) all have this form, so the all-slack basis (``v = 0``) is feasible and no
-phase 1 is needed. The basis is kept as the set ``J`` of basic structural columns and the set
-``I`` of *tight* rows (rows whose slack is non-basic), ``|I| = |J| = m``, together with the
-explicit inverse ``M = G[I, J]^-1``. One pivot costs ``O((rows + cols) m + m^2)``: the reduced
-costs and the ratio test are combinations of ``m`` contiguous rows of ``G`` or ``G.T`` and the
-inverse changes by a rank-one update, a bordering (a row becomes tight) or a deletion (a row
-becomes slack). The inverse is recomputed with LAPACK every :data:`REFACTOR_EVERY` pivots.
+The LP of :mod:`cdbandits.vnw_kernels`, the game shifted to a positive value
+(``max 1 @ y  s.t.  (S + 2) y <= 1, y >= 0``), has this form, so the all-slack basis
+(``v = 0``) is feasible and no phase 1 is needed. The basis is kept as the set ``J`` of basic
+structural columns and the set ``I`` of *tight* rows (rows whose slack is non-basic),
+``|I| = |J| = m``, together with the explicit inverse ``M = G[I, J]^-1``. One pivot costs
+``O((rows + cols) m + m^2)``: the reduced costs and the ratio test are combinations of ``m``
+contiguous rows of ``G`` or ``G.T`` and the inverse changes by a rank-one update, a bordering
+(a row becomes tight) or a deletion (a row becomes slack). The inverse is recomputed with
+LAPACK every :data:`REFACTOR_EVERY` pivots.
 
 Pricing is Dantzig's rule (largest reduced cost); after :data:`BLAND_AFTER` degenerate pivots
 in a row it switches to Bland's rule (smallest index), which cannot cycle, until a pivot makes

@@ -8,8 +8,8 @@ interval contains the truth:
 
 * ``"weight"``: per item, the percentile interval of its vNW weight against the weight in
   the true matrix's vNW (which must be unique: :func:`coverage_check` refuses a matrix
-  whose vNW is not certified unique by the batched solver's double oracle or Condorcet
-  shortcut);
+  whose vNW is not proven unique by the batched solver's Condorcet shortcut or simplex
+  method, whose vertex is accepted only when strictly complementary, hence unique);
 * ``"exploitability"``: the one-sided upper bound of the reported lottery's exploitability
   (:meth:`.uncertainty.WinnerDistribution.exploitability_bound`) against its
   exploitability under the true matrix, ``-min_j (w_hat^T P)_j``;
@@ -50,6 +50,10 @@ Resample = Callable[..., WinnerDistribution]
 #: floating point; a weight of exactly 0 must count as inside [0, 0]).
 _INSIDE_TOL = 1e-9
 
+#: Paths of the batched solver that prove the vNW unique (the interior point path, taken for
+#: ties and clones, and for dense supports beyond the simplex's pivot budget, does not).
+_UNIQUE_METHODS = ("condorcet", "simplex")
+
 
 def synthetic_log(
     matrix: ArrayLike,
@@ -87,7 +91,7 @@ def synthetic_log(
 
 def _unique_winner(P: NDArray[np.float64]) -> NDArray[np.float64]:
     solved = von_neumann_winners(P[None])
-    if METHODS[solved.method[0]] == "cvxpy":
+    if METHODS[solved.method[0]] not in _UNIQUE_METHODS:
         raise ValueError(
             "the true matrix's von Neumann winner is not certified unique (ties or clones); "
             "weight coverage needs a unique truth"

@@ -227,9 +227,9 @@ class ContextualVonNeumannWinner:
 def contextual_von_neumann_winner(
     population: ContextPopulation, actions: NDArray[np.uint8], solver: str | None = None
 ) -> ContextualVonNeumannWinner:
-    """Exact vNW of ``M`` by the cvxpy LP of :func:`cdbandits.winners.von_neumann_winner`.
+    """Exact, certified vNW of ``M`` by :func:`cdbandits.winners.von_neumann_winner`.
 
-    Duplicate policies are merged first (the LP size is the number of distinct action
+    Duplicate policies are merged first (the matrix size is the number of distinct action
     vectors); intended for up to a few thousand of them.
 
     Parameters
@@ -237,7 +237,7 @@ def contextual_von_neumann_winner(
     population : ContextPopulation
     actions : ndarray of uint8, shape (n_contexts, n_policies)
     solver : str, optional
-        cvxpy LP solver name.
+        None: the compiled solver; a cvxpy LP solver name: the cvxpy reference.
 
     Returns
     -------
