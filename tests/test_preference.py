@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -158,6 +158,8 @@ def test_output_is_valid_at_zero_tolerance_whatever_the_input_tolerance(
     matrix = upper - upper.T + tol * noise / 2  # within tol of validity, range included
     if probability:
         matrix = (upper - upper.T + 1) / 2 + tol * noise / 2
+    # Within tol in exact arithmetic can round to just outside it in floating point.
+    assume(np.abs(matrix + matrix.T - float(probability)).max() <= tol)
     P = as_skew(matrix, tol=tol)
     np.testing.assert_array_equal(as_skew(P, "skew", 0.0), P)
     assert np.array_equal(P, -P.T) and np.abs(P).max() <= 1

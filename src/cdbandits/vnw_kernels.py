@@ -229,6 +229,8 @@ def _centre(S, support, start, start_values):
         rhs = directions.T @ (inverse_w - inverse_w**2 * offset_w) + value_directions.T @ (
             inverse_v - inverse_v**2 * offset_v
         )
+        if not np.isfinite(hessian).all() or np.abs(np.linalg.det(hessian)) == 0.0:
+            return w  # the weights have underflowed: no centre from this start
         z = np.linalg.solve(hessian, rhs)
         step_w = offset_w + directions @ z
         step_v = offset_v + value_directions @ z
