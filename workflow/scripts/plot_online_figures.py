@@ -1,6 +1,6 @@
 import pandas as pd
 
-from cdbandits.contextual.experiments import FIGURE_NAMES, ONLINE_TABLES, online_figures
+from cdbandits.experiments.online import FIGURE_NAMES, ONLINE_TABLES, online_figures
 from cdbandits.files import save_figure
 from cdbandits.workflow.jobs import log_to_file
 

@@ -1,0 +1,61 @@
+"""The online experiments of Section 5: SparringEXP4.P against baselines, regret against ``T``.
+
+Reproduces Theorem sparring-exp4 of the paper on contextual dueling environments
+(:mod:`cdbandits.contextual`): the exact regret (rd1) of SparringEXP4.P, uniform duels and
+context-blind sparring EXP3 against the horizon ``T``, the coverage of the theorem's bound
+with explicit constants over seeds, the online-to-batch exploitability ``eps`` of the
+average policy distribution against ``m``, and the exact contextual von Neumann winners of
+the small classes.
+
+Rooms:
+
+* :mod:`.settings`: the ``online`` config section as typed, frozen dataclasses
+  (:class:`OnlineSettings`, :class:`OnlineSweep`, :class:`ExactWinnerSettings`, one
+  :class:`OnlineSetting` per environment and policy class);
+* :mod:`.experiments`: the instances of the settings and the episodes of a shard
+  (:func:`run_online_shard`);
+* :mod:`.tables`: the combined shards and the summary tables (:func:`summarise_online`),
+  the headline numbers, the coverage table in Markdown, the exact winners;
+* :mod:`.figures`: regret against ``T``, regret curves, ``eps`` against ``m``.
+"""
+
+from .experiments import OnlineInstance, build_instance, run_online_shard
+from .figures import FIGURE_NAMES, online_figures
+from .settings import (
+    ALGORITHMS,
+    ENVIRONMENTS,
+    ExactWinnerSettings,
+    OnlineSetting,
+    OnlineSettings,
+    OnlineSweep,
+    online_settings,
+)
+from .tables import (
+    ONLINE_TABLES,
+    combine_online_shards,
+    coverage_markdown,
+    exact_winners_table,
+    online_summary,
+    summarise_online,
+)
+
+__all__ = [
+    "ALGORITHMS",
+    "ENVIRONMENTS",
+    "FIGURE_NAMES",
+    "ONLINE_TABLES",
+    "ExactWinnerSettings",
+    "OnlineInstance",
+    "OnlineSetting",
+    "OnlineSettings",
+    "OnlineSweep",
+    "build_instance",
+    "combine_online_shards",
+    "coverage_markdown",
+    "exact_winners_table",
+    "online_figures",
+    "online_settings",
+    "online_summary",
+    "run_online_shard",
+    "summarise_online",
+]

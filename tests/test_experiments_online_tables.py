@@ -1,0 +1,84 @@
+"""The online sweep's summaries (cdbandits.experiments.online.tables)."""
+
+import json
+import math
+
+import pytest
+from online_tiny import SEED, TINY, tiny_sweep
+
+from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
+from cdbandits.experiments.online import (
+    ONLINE_TABLES,
+    ExactWinnerSettings,
+    coverage_markdown,
+    exact_winners_table,
+    online_summary,
+    summarise_online,
+)
+from cdbandits.stats import log_log_slope
+
+
+@pytest.fixture(scope="module")
+def tables():
+    runs, curves = tiny_sweep()
+    return {"runs": runs, "curves": curves} | summarise_online(runs, 0.05, True, SEED)
+
+
+def test_regret_table_is_the_mean_with_its_interval(tables):
+    runs = tables["runs"]
+    regret = tables["regret"].set_index(["setting", "algorithm", "horizon"])
+    rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]
+    at_400 = rows[rows["horizon"] == 400]["regret"]
+    assert regret.loc[("synthetic_K3_N20", "uniform", 400), "mean"] == pytest.approx(at_400.mean())
+    half = 1.959963984540054 * at_400.std(ddof=1) / math.sqrt(3)
+    assert regret.loc[("synthetic_K3_N20", "uniform", 400), "ci_high"] == pytest.approx(
+        at_400.mean() + half
+    )
+    assert set(ONLINE_TABLES) == set(tables)
+
+
+def test_coverage_and_slopes_follow_their_definitions(tables):
+    runs = tables["runs"]
+    coverage = tables["coverage"].set_index(["setting", "horizon"])
+    bound = sparring_exp4p_regret_bound(400, 3, 20, 0.05)
+    assert coverage.loc[("synthetic_K3_N20", 400), "bound"] == pytest.approx(bound.total)
+    assert coverage["meets_guarantee"].all()
+    slopes = tables["slopes"].set_index(["setting", "algorithm"])
+    rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]
+    means = rows.groupby("horizon")["regret"].mean()
+    assert slopes.loc[("synthetic_K3_N20", "uniform"), "slope"] == pytest.approx(
+        log_log_slope(means.index, means.to_numpy())
+    )
+    assert math.isnan(slopes.loc[("adversarial_K3_N10", "uniform"), "slope"])  # one horizon
+    assert set(tables["online_to_batch"]["setting"]) == {
+        "synthetic_K3_N20",
+        "long_K3_N20",
+        "supervised_iris",
+    }
+
+
+def test_coverage_counts_the_seeds_under_the_bound(tables):
+    # A bound below every seed's regret must give coverage 0: run the summary on regrets
+    # inflated past the bound.
+    runs = tables["runs"].copy()
+    runs["regret"] = runs["regret"] + 1e6
+    inflated = summarise_online(runs, 0.05, True, SEED)["coverage"]
+    assert (inflated["coverage"] == 0).all() and not inflated["meets_guarantee"].any()
+
+
+def test_summary_and_markdown(tables):
+    summary = online_summary(tables, 0.05)
+    json.dumps(summary, allow_nan=False)  # undefined slopes become None
+    assert summary["all_bounds_hold"] is True
+    assert summary["settings"]["adversarial_K3_N10"]["regret_slope"]["uniform"] is None
+    assert summary["worst_coverage"] == tables["coverage"]["coverage"].min()
+    markdown = coverage_markdown(tables["coverage"]).splitlines()
+    assert markdown[0].split("|")[1].strip() == "setting" and len(markdown) == 2 + 7
+
+
+def test_exact_winners_table():
+    table = exact_winners_table(ExactWinnerSettings.from_config(TINY), SEED).set_index("setting")
+    assert list(table.index) == ["synthetic_K3_N20", "long_K3_N20", "supervised_iris"]
+    assert (table["value"].abs() < 1e-9).all()
+    assert table.loc["supervised_iris", "support_size"] == 1  # accuracy game: a pure winner
+    assert table.loc["supervised_iris", "condorcet_context_fraction"] == pytest.approx(1.0)
