@@ -19,6 +19,9 @@ from cdbandits.experiments.online.settings import (
     OnlineSweep,
     SyntheticParameters,
     online_settings,
+    setting_kind,
+    setting_order,
+    setting_title,
 )
 
 
@@ -124,5 +127,30 @@ def test_the_workflow_rejects_them_when_it_starts(tmp_path: Path, changes, messa
     )
     output = completed.stdout + completed.stderr
     assert completed.returncode != 0
-    assert f"invalid config: {message}" in output
+    assert f"config key {message}" in output
     assert len(output.splitlines()) <= 4, output
+
+
+def test_settings_are_read_in_order_and_described():
+    names = ["mslr", "adversarial_K3_N10", "synthetic_K5_N100", "long_K3_N100"]
+    names += ["synthetic_K3_N1000", "supervised_wine", "synthetic_K3_N100"]
+    assert setting_order(names) == [
+        "synthetic_K3_N100",
+        "synthetic_K3_N1000",
+        "synthetic_K5_N100",
+        "long_K3_N100",
+        "supervised_wine",
+        "adversarial_K3_N10",
+        "mslr",
+    ]
+    assert setting_kind("long_K3_N100", "synthetic") == "synthetic, long run"
+    assert setting_kind("supervised_wine", "supervised") == "supervised (wine data)"
+    assert setting_kind("mslr", "mslr") == "MSLR per query"
+    assert (
+        setting_title("adversarial_K3_N1000", "adversarial", 3, 1000)
+        == "adaptive adversary: K = 3 actions, |Π| = 1,000 policies"
+    )
+    # Every setting the config can make has a description of its own.
+    config = tiny_config(mslr__matrices="per_query.npz")
+    kinds = [setting_kind(s.name, s.environment) for s in online_settings(config)]
+    assert len(set(kinds)) == len(kinds) and not any("_" in kind for kind in kinds)

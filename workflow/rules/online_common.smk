@@ -1,8 +1,6 @@
 # Helpers of workflow/rules/online.smk (kept apart from the rules, as the linter asks): the
 # online config parsed and checked once, the parameters of each job, the optional MSLR
 # per-query matrices and the library sources.
-from snakemake.exceptions import WorkflowError  # noqa: E402
-
 from cdbandits.experiments.online import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
 from cdbandits.experiments.online import ONLINE_TABLES  # noqa: E402
 from cdbandits.experiments.online.settings import (  # noqa: E402
@@ -16,7 +14,7 @@ ONLINE = config["online"]
 try:
     ONLINE_SETTINGS = OnlineSettings.from_config(ONLINE)
 except ValueError as _error:
-    raise WorkflowError(f"invalid config: {_error}") from None
+    raise ConfigError(f"config key {_error}") from None
 
 
 def online_params(keys):

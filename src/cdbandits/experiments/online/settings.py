@@ -23,7 +23,7 @@ key, e.g. ``online.synthetic.horizons: must be increasing; got [1000, 200]``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -44,6 +44,9 @@ __all__ = [
     "SupervisedParameters",
     "SyntheticParameters",
     "online_settings",
+    "setting_kind",
+    "setting_order",
+    "setting_title",
 ]
 
 #: The algorithms compared, by the names used in the tables.
@@ -308,6 +311,50 @@ def online_settings(online: Mapping[str, Any]) -> tuple[OnlineSetting, ...]:
             parameters = MslrParameters(matrices=str(mslr["matrices"]), n_bins=int(mslr["n_bins"]))
             settings.append(OnlineSetting("mslr", _horizons(mslr["horizons"]), parameters))
     return tuple(settings)
+
+
+#: How each environment is named for a reader.
+_ENVIRONMENT_NAMES = {
+    "synthetic": "synthetic",
+    "supervised": "supervised",
+    "adversarial": "adaptive adversary",
+    "mslr": "MSLR per query",
+}
+
+#: The reading order of the settings' name prefixes.
+_PREFIX_ORDER = ("synthetic", "long", "supervised", "adversarial", "mslr")
+
+
+def setting_order(names: Iterable[str]) -> list[str]:
+    """Settings in reading order: synthetic, long, supervised, adversarial, mslr; then K, N."""
+
+    def key(name: str) -> tuple[int, int, int, str]:
+        parts = name.split("_")
+        numbers = [int(part[1:]) for part in parts[1:] if part[:1] in "KN" and part[1:].isdigit()]
+        k, n = (numbers + [0, 0])[:2]
+        rank = _PREFIX_ORDER.index(parts[0]) if parts[0] in _PREFIX_ORDER else len(_PREFIX_ORDER)
+        return rank, k, n, name
+
+    return sorted(set(names), key=key)
+
+
+def setting_kind(setting: str, environment: str) -> str:
+    """What kind of setting ``setting`` is, for a reader: e.g. ``supervised (wine data)``.
+
+    The long run of a synthetic instance (``long_*``) and the dataset of a supervised
+    setting (``supervised_<dataset>``) are named.
+    """
+    if setting.startswith("long_"):
+        return "synthetic, long run"
+    if environment == "supervised":
+        return f"supervised ({setting.removeprefix('supervised_')} data)"
+    return _ENVIRONMENT_NAMES.get(environment, environment)
+
+
+def setting_title(setting: str, environment: str, n_actions: int, n_policies: int) -> str:
+    """A setting described for a reader: ``synthetic: K = 3 actions, |Π| = 100 policies``."""
+    kind = setting_kind(setting, environment)
+    return f"{kind}: K = {n_actions} actions, |Π| = {n_policies:,} policies"
 
 
 @dataclass(frozen=True)
