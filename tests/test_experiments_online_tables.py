@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import pytest
 from online_tiny import SEED, TINY, tiny_sweep
@@ -15,6 +16,7 @@ from cdbandits.experiments.online import (
     online_summary,
     summarise_online,
 )
+from cdbandits.experiments.online.tables import overview_markdown
 from cdbandits.stats import log_log_slope
 
 
@@ -82,3 +84,45 @@ def test_exact_winners_table():
     assert (table["value"].abs() < 1e-9).all()
     assert table.loc["supervised_iris", "support_size"] == 1  # accuracy game: a pure winner
     assert table.loc["supervised_iris", "condorcet_context_fraction"] == pytest.approx(1.0)
+
+
+def cells(line):
+    """The cells of a Markdown table row (an escaped pipe stays in its cell)."""
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]]
+
+
+def test_overview_shows_each_setting_at_its_largest_horizon(tables):
+    summary = online_summary(tables, 0.05)
+    lines = overview_markdown(tables, summary).splitlines()
+    assert lines[0].startswith("3 seeds per setting and horizon, δ = 0.05.")
+    assert "at every (setting, T): yes (lowest coverage 1.00;" in lines[0]
+    header, _, *body = [cells(line) for line in lines[2:]]
+    rows = {row[0]: dict(zip(header, row, strict=True)) for row in body}
+    assert list(rows) == [
+        "synthetic",
+        "synthetic, long run",
+        "supervised (iris data)",
+        "adaptive adversary",
+    ]
+    long = rows["synthetic, long run"]
+    assert (long["K"], long["\\|Π\\|"], long["largest T"]) == ("3", "20", "800")
+    regret = tables["regret"].set_index(["setting", "algorithm", "horizon"])["mean"]
+    exp4p, uniform = (
+        regret[("long_K3_N20", "sparring_exp4p", 800)],
+        regret[("long_K3_N20", "uniform", 800)],
+    )
+    assert long["vs uniform duels"] == f"{exp4p / uniform:.0%}"
+    assert float(long["mean regret"]) == pytest.approx(exp4p, rel=5e-3)
+    slope = (
+        tables["slopes"].set_index(["setting", "algorithm"]).loc[("long_K3_N20", "sparring_exp4p")]
+    )
+    assert float(long["slope (theory 1/2)"]) == pytest.approx(slope["slope"], abs=5e-3)
+    assert rows["adaptive adversary"]["slope (theory 1/2)"] == "n/a"  # one horizon
+
+
+def test_overview_says_when_a_bound_fails(tables):
+    runs = tables["runs"].copy()
+    runs["regret"] = runs["regret"] + 1e6
+    inflated = {"runs": runs} | summarise_online(runs, 0.05, True, SEED)
+    sentence = overview_markdown(inflated, online_summary(inflated, 0.05)).splitlines()[0]
+    assert "at every (setting, T): **no** (lowest coverage 0.00;" in sentence

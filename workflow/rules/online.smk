@@ -99,6 +99,12 @@ rule summarise_online:
             category=ONLINE_CATEGORY,
             subcategory="Tables",
         ),
+        overview=report(
+            "results/online/overview.md",
+            caption="../report/online/overview.rst",
+            category=ONLINE_CATEGORY,
+            subcategory="Tables",
+        ),
         summary=report(
             "results/online/summary.json",
             caption="../report/online/summary.rst",

@@ -5,6 +5,7 @@ from cdbandits.experiments.online import (
     combine_online_shards,
     coverage_markdown,
     online_summary,
+    overview_markdown,
     summarise_online,
 )
 from cdbandits.files import write_csv, write_json, write_text
@@ -24,6 +25,7 @@ with log_to_file(snakemake.log[0]) as log:
     write_text(snakemake.output.markdown, coverage_markdown(tables["coverage"]))
     summary = online_summary(tables, sweep.delta)
     log.info("all bounds hold: %s", summary["all_bounds_hold"])
+    write_text(snakemake.output.overview, overview_markdown(tables, summary))
     write_json(
         snakemake.output.summary,
         summary

@@ -15,7 +15,8 @@ Rooms:
 * :mod:`.experiments`: the instances of the settings and the episodes of a shard
   (:func:`run_online_shard`);
 * :mod:`.tables`: the combined shards and the summary tables (:func:`summarise_online`),
-  the headline numbers, the coverage table in Markdown, the exact winners;
+  the headline numbers, the coverage table and the README's overview in Markdown, the
+  exact winners;
 * :mod:`.figures`: regret against ``T``, regret curves, ``eps`` against ``m``.
 """
 
@@ -36,6 +37,7 @@ from .tables import (
     coverage_markdown,
     exact_winners_table,
     online_summary,
+    overview_markdown,
     summarise_online,
 )
 
@@ -56,6 +58,7 @@ __all__ = [
     "online_figures",
     "online_settings",
     "online_summary",
+    "overview_markdown",
     "run_online_shard",
     "summarise_online",
 ]

@@ -22,11 +22,12 @@ import pandas as pd
 from ...contextual.bounds import sparring_exp4p_regret_bound
 from ...contextual.environments import condorcet_fraction
 from ...contextual.regret import contextual_von_neumann_winner
+from ...plotting import algorithm_style
 from ...randomness import named_generator
 from ...stats import bootstrap_slope_over_seeds, log_log_slope, mean_with_interval
 from ..shards import combine_shards
 from .experiments import CURVE_KEYS, RUN_KEYS, build_instance
-from .settings import ExactWinnerSettings
+from .settings import ALGORITHMS, ExactWinnerSettings, setting_kind, setting_order
 
 __all__ = [
     "ONLINE_TABLES",
@@ -34,6 +35,7 @@ __all__ = [
     "coverage_markdown",
     "exact_winners_table",
     "online_summary",
+    "overview_markdown",
     "summarise_online",
 ]
 
@@ -228,6 +230,78 @@ def coverage_markdown(coverage: pd.DataFrame) -> str:
     }
     table = coverage[list(columns)].rename(columns=columns)
     return table.to_markdown(index=False, floatfmt=".3g") + "\n"
+
+
+def _significant(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits, with thousands separators; NaN as n/a."""
+    if math.isnan(value):
+        return "n/a"
+    if value == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{round(value, decimals):,.{decimals}f}"
+
+
+def overview_markdown(tables: Mapping[str, pd.DataFrame], summary: Mapping[str, Any]) -> str:
+    """The README's overview: the bound's coverage and each setting at its largest ``T``.
+
+    A sentence with the seeds, ``delta`` and whether the bound reached coverage
+    ``1 - delta`` at every (setting, ``T``), then one row per setting (in reading order):
+    K, ``|Pi|``, contexts, largest ``T``; SparringEXP4.P's mean regret there, the bound,
+    the coverage and the largest regret over the bound; its mean regret as a share of each
+    baseline's at the same ``T``; the log-log slopes of its regret over all horizons and
+    between the two largest.
+
+    Parameters
+    ----------
+    tables : mapping of str to pandas.DataFrame
+        The ``regret``, ``coverage`` and ``slopes`` tables of :func:`summarise_online`.
+    summary : mapping
+        :func:`online_summary` of the same tables.
+    """
+    coverage, regret = tables["coverage"], tables["regret"]
+    largest = coverage[
+        coverage["horizon"] == coverage.groupby("setting")["horizon"].transform("max")
+    ]
+    largest = largest.set_index("setting")
+    means = regret.set_index(["setting", "algorithm", "horizon"])["mean"]
+    baselines = [a for a in ALGORITHMS[1:] if a in set(regret["algorithm"])]
+    rows = []
+    for name in setting_order(largest.index):
+        row = largest.loc[name]
+        horizon = int(row["horizon"])
+        entry = {
+            "setting": setting_kind(name, row["environment"]),
+            "K": str(int(row["n_actions"])),
+            "\\|Π\\|": f"{int(row['n_policies']):,}",
+            "contexts": f"{int(row['n_contexts']):,}",
+            "largest T": f"{horizon:,}",
+            "mean regret": _significant(row["mean_regret"]),
+            "bound": _significant(row["bound"]),
+            "coverage": f"{row['coverage']:.2f}",
+            "max regret / bound": f"{row['max_regret_over_bound']:.2f}",
+        }
+        for baseline in baselines:
+            share = row["mean_regret"] / means[(name, baseline, horizon)]
+            entry[f"vs {algorithm_style(baseline).label}"] = f"{share:.0%}"
+        entry["slope (theory 1/2)"] = _significant(row["empirical_slope"], 2)
+        entry["slope, two largest T"] = _significant(row["final_slope"], 2)
+        rows.append(entry)
+    seeds = int(coverage["n_seeds"].max())
+    delta = summary["delta"]
+    verdict = "yes" if summary["all_bounds_hold"] else "**no**"
+    sentence = (
+        f"{seeds} seeds per setting and horizon, δ = {delta:g}. The bound of Theorem "
+        f"sparring-exp4 held in at least 1 − δ = {1 - delta:g} of the seeds at every "
+        f"(setting, T): {verdict} (lowest coverage {summary['worst_coverage']:.2f}; largest "
+        f"regret / bound {summary['largest_regret_over_bound']:.2f}). Per setting, at its "
+        "largest T, SparringEXP4.P's mean regret, also as a share of each baseline's (vs), and "
+        "the slopes of its mean regret against T on log-log axes:"
+    )
+    frame = pd.DataFrame(rows)
+    alignment = ("left", *["right"] * (frame.shape[1] - 1))
+    table = frame.to_markdown(index=False, disable_numparse=True, colalign=alignment)
+    return f"{sentence}\n\n{table}\n"
 
 
 def exact_winners_table(winners: ExactWinnerSettings, seed: int) -> pd.DataFrame:
