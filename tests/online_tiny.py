@@ -6,7 +6,9 @@ from functools import cache
 
 import pandas as pd
 
-from cdbandits.experiments.online import OnlineSweep, combine_online_shards, run_online_shard
+from cdbandits.experiments.online.experiments import run_online_shard
+from cdbandits.experiments.online.settings import OnlineSweep
+from cdbandits.experiments.online.tables import combine_online_shards
 
 SEED = 11
 

@@ -6,13 +6,9 @@ import pytest
 from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
 from per_query_file import write_per_query_file
 
-from cdbandits.experiments.online import (
-    OnlineSweep,
-    build_instance,
-    combine_online_shards,
-    online_settings,
-    run_online_shard,
-)
+from cdbandits.experiments.online.experiments import build_instance, run_online_shard
+from cdbandits.experiments.online.settings import OnlineSweep, online_settings
+from cdbandits.experiments.online.tables import combine_online_shards
 from cdbandits.letor import PerQueryMatrices
 
 

@@ -5,8 +5,8 @@ import pytest
 from matplotlib.collections import PolyCollection
 from online_tiny import SEED, tiny_sweep
 
-from cdbandits.experiments.online import FIGURE_NAMES, online_figures, summarise_online
-from cdbandits.experiments.online.figures import setting_titles
+from cdbandits.experiments.online.figures import FIGURE_NAMES, online_figures, setting_titles
+from cdbandits.experiments.online.tables import summarise_online
 from cdbandits.plotting import ALGORITHM_STYLES
 
 
@@ -46,10 +46,10 @@ def covered_data(axis):
 def test_panels_are_titled_with_what_the_setting_is(figures, tables):
     titles = [axis.get_title() for axis in panels(figures["regret_vs_horizon"])]
     assert titles == [
-        "synthetic: K = 3 actions, |Π| = 20 policies",
-        "synthetic, long run: K = 3 actions, |Π| = 20 policies",
-        "supervised (iris data): K = 3 actions, |Π| = 36 policies",
-        "adaptive adversary: K = 3 actions, |Π| = 10 policies",
+        "synthetic\nK = 3 actions, |Π| = 20 policies",
+        "synthetic, long run\nK = 3 actions, |Π| = 20 policies",
+        "supervised (iris data)\nK = 3 actions, |Π| = 36 policies",
+        "adaptive adversary\nK = 3 actions, |Π| = 10 policies",
     ]
     assert [axis.get_title() for axis in panels(figures["regret_curves"])] == titles
     assert set(setting_titles(tables["online_to_batch"]).values()) == {

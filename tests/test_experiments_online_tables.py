@@ -8,15 +8,15 @@ import pytest
 from online_tiny import SEED, TINY, tiny_sweep
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
-from cdbandits.experiments.online import (
+from cdbandits.experiments.online.settings import ExactWinnerSettings
+from cdbandits.experiments.online.tables import (
     ONLINE_TABLES,
-    ExactWinnerSettings,
     coverage_markdown,
     exact_winners_table,
     online_summary,
+    overview_markdown,
     summarise_online,
 )
-from cdbandits.experiments.online.tables import overview_markdown
 from cdbandits.stats import log_log_slope
 
 

@@ -21,7 +21,7 @@ ONLINE_TABLE_CAPTIONS = {
 rule run_online_shard:
     input:
         mslr=ONLINE_MSLR,
-        library=ONLINE_LIBRARY,
+        library=ONLINE_LIBRARY["experiments"],
     output:
         runs="results/online/shards/runs-{shard}.csv",
         curves="results/online/shards/curves-{shard}.csv",
@@ -47,7 +47,7 @@ rule run_online_shard:
 rule solve_contextual_winners:
     input:
         mslr=ONLINE_MSLR,
-        library=ONLINE_LIBRARY,
+        library=ONLINE_LIBRARY["tables"],
     output:
         table=report(
             "results/online/exact_winners.csv",
@@ -78,7 +78,7 @@ rule summarise_online:
         curves=expand(
             rules.run_online_shard.output.curves, shard=range(ONLINE_SETTINGS.sweep.shards)
         ),
-        library=ONLINE_LIBRARY,
+        library=ONLINE_LIBRARY["tables"],
     output:
         **{
             table: (
@@ -129,7 +129,7 @@ rule summarise_online:
 rule plot_online_figures:
     input:
         **{table: rules.summarise_online.output[table] for table in ONLINE_TABLES},
-        library=ONLINE_LIBRARY,
+        library=ONLINE_LIBRARY["figures"],
     output:
         **{
             name: report_figure(

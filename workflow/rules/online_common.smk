@@ -1,8 +1,8 @@
 # Helpers of workflow/rules/online.smk (kept apart from the rules, as the linter asks): the
 # online config parsed and checked once, the parameters of each job, the optional MSLR
 # per-query matrices and the library sources.
-from cdbandits.experiments.online import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
-from cdbandits.experiments.online import ONLINE_TABLES  # noqa: E402
+from cdbandits.experiments.online.figures import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
+from cdbandits.experiments.online.tables import ONLINE_TABLES  # noqa: E402
 from cdbandits.experiments.online.settings import (  # noqa: E402
     ExactWinnerSettings,
     OnlineSettings,
@@ -25,7 +25,11 @@ def online_params(keys):
 ONLINE_SWEEP_PARAMS = online_params(OnlineSweep.CONFIG_KEYS)
 ONLINE_WINNER_PARAMS = online_params(ExactWinnerSettings.CONFIG_KEYS)
 ONLINE_MSLR = [ONLINE_SETTINGS.mslr_matrices] if ONLINE_SETTINGS.mslr_matrices else []
-ONLINE_LIBRARY = library("experiments.online", "files", "workflow.jobs")
+# The code each job runs (a rule reruns when it changes, and only then).
+ONLINE_LIBRARY = {
+    room: library(f"experiments.online.{room}", "files", "workflow.jobs")
+    for room in ("experiments", "tables", "figures")
+}
 
 
 def online_outputs():

@@ -1,4 +1,5 @@
-from cdbandits.experiments.online import OnlineSweep, run_online_shard
+from cdbandits.experiments.online.experiments import run_online_shard
+from cdbandits.experiments.online.settings import OnlineSweep
 from cdbandits.files import write_csv
 from cdbandits.workflow.jobs import log_to_file
 

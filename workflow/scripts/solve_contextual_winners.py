@@ -1,4 +1,5 @@
-from cdbandits.experiments.online import ExactWinnerSettings, exact_winners_table
+from cdbandits.experiments.online.settings import ExactWinnerSettings
+from cdbandits.experiments.online.tables import exact_winners_table
 from cdbandits.files import write_csv
 from cdbandits.workflow.jobs import log_to_file
 

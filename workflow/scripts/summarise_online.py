@@ -1,7 +1,7 @@
 import pandas as pd
 
-from cdbandits.experiments.online import (
-    OnlineSweep,
+from cdbandits.experiments.online.settings import OnlineSweep
+from cdbandits.experiments.online.tables import (
     combine_online_shards,
     coverage_markdown,
     online_summary,

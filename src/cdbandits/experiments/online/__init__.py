@@ -7,7 +7,8 @@ with explicit constants over seeds, the online-to-batch exploitability ``eps`` o
 average policy distribution against ``m``, and the exact contextual von Neumann winners of
 the small classes.
 
-Rooms:
+Rooms (import from them; this package imports none of them, so that each rule of the
+workflow depends only on the code it runs):
 
 * :mod:`.settings`: the ``online`` config section as typed, frozen dataclasses
   (:class:`OnlineSettings`, :class:`OnlineSweep`, :class:`ExactWinnerSettings`, one
@@ -20,45 +21,4 @@ Rooms:
 * :mod:`.figures`: regret against ``T``, regret curves, ``eps`` against ``m``.
 """
 
-from .experiments import OnlineInstance, build_instance, run_online_shard
-from .figures import FIGURE_NAMES, online_figures
-from .settings import (
-    ALGORITHMS,
-    ENVIRONMENTS,
-    ExactWinnerSettings,
-    OnlineSetting,
-    OnlineSettings,
-    OnlineSweep,
-    online_settings,
-)
-from .tables import (
-    ONLINE_TABLES,
-    combine_online_shards,
-    coverage_markdown,
-    exact_winners_table,
-    online_summary,
-    overview_markdown,
-    summarise_online,
-)
-
-__all__ = [
-    "ALGORITHMS",
-    "ENVIRONMENTS",
-    "FIGURE_NAMES",
-    "ONLINE_TABLES",
-    "ExactWinnerSettings",
-    "OnlineInstance",
-    "OnlineSetting",
-    "OnlineSettings",
-    "OnlineSweep",
-    "build_instance",
-    "combine_online_shards",
-    "coverage_markdown",
-    "exact_winners_table",
-    "online_figures",
-    "online_settings",
-    "online_summary",
-    "overview_markdown",
-    "run_online_shard",
-    "summarise_online",
-]
+__all__: list[str] = []

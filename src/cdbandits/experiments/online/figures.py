@@ -55,11 +55,14 @@ _REFERENCE_STYLE = {"color": "black", "linestyle": ":"}
 
 
 def setting_titles(table: pd.DataFrame) -> dict[str, str]:
-    """Panel title of every setting of ``table`` (a table with the settings' descriptions)."""
+    """Panel title of every setting of ``table`` (a table with the settings' descriptions).
+
+    Two lines: what the setting is, then its numbers of actions and policies.
+    """
     described = table.drop_duplicates("setting")
     return {
         row.setting: setting_title(
-            row.setting, row.environment, int(row.n_actions), int(row.n_policies)
+            row.setting, row.environment, int(row.n_actions), int(row.n_policies), "\n"
         )
         for row in described.itertuples(index=False)
     }
@@ -83,6 +86,14 @@ def _panels(settings: Iterable[str], titles: Mapping[str, str]) -> tuple[Any, di
     for name, axis in panels.items():
         axis.set_title(titles.get(name, name), fontsize=_PANEL_TITLE_SIZE)
     return figure, panels
+
+
+def _mean_with_band(
+    axis: Any, x: Any, mean: Any, low: Any, high: Any, colour: str, marker: str | None
+) -> None:
+    """A mean line (with markers at the measured points, if any) and its 95% band."""
+    axis.plot(x, mean, color=colour, marker=marker)
+    axis.fill_between(x, low, high, color=colour, alpha=0.2)
 
 
 def _algorithm_handle(algorithm: str, label: str | None = None, marker: bool = True) -> Any:
@@ -121,7 +132,7 @@ def _slopes_in_free_band(axis: Any, slopes: Sequence[tuple[str, float]], what: s
     low, high = np.log10(axis.get_ylim())
     axis.set_ylim(10 ** (low - _FREE_BAND / (1 - _FREE_BAND) * (high - low)), 10**high)
     handles = [
-        _algorithm_handle(algorithm, "n/a" if np.isnan(slope) else f"{slope:.2f}")
+        _algorithm_handle(algorithm, "n/a" if np.isnan(slope) else f"{slope:.2f}".replace("-", "−"))
         for algorithm, slope in slopes
     ]
     axis.legend(
@@ -169,13 +180,14 @@ def plot_regret_vs_horizon(regret: pd.DataFrame, coverage: pd.DataFrame, slopes:
             style = algorithm_style(algorithm)
             slope = slopes[(slopes["setting"] == name) & (slopes["algorithm"] == algorithm)]
             fitted.append((algorithm, float(slope["slope"].iloc[0])))
-            axis.plot(rows["horizon"], rows["mean"], color=style.colour, marker=style.marker)
-            axis.fill_between(
+            _mean_with_band(
+                axis,
                 rows["horizon"],
+                rows["mean"],
                 rows["ci_low"].clip(lower=1e-3),
                 rows["ci_high"],
-                color=style.colour,
-                alpha=0.2,
+                style.colour,
+                style.marker,
             )
         bound = coverage[coverage["setting"] == name]
         if not bound.empty:
@@ -224,13 +236,14 @@ def plot_regret_curves(curves: pd.DataFrame, titles: Mapping[str, str]):
             stats = by_algorithm.groupby("rounds")["regret"].agg(["mean", "std", "count"])
             seeds = max(seeds, int(stats["count"].max()))
             half = Z95 * stats["std"] / np.sqrt(stats["count"])
-            axis.plot(stats.index, stats["mean"], color=style.colour)
-            axis.fill_between(
+            _mean_with_band(
+                axis,
                 stats.index,
+                stats["mean"],
                 stats["mean"] - half,
                 stats["mean"] + half,
-                color=style.colour,
-                alpha=0.2,
+                style.colour,
+                None,
             )
         axis.set(
             xscale="log",
@@ -259,13 +272,14 @@ def plot_online_to_batch(online_to_batch: pd.DataFrame):
     figure, axes = _panels(online_to_batch["setting"], setting_titles(online_to_batch))
     for name, axis in axes.items():
         rows = online_to_batch[online_to_batch["setting"] == name]
-        axis.plot(rows["m"], rows["mean"], color=style.colour, marker=style.marker)
-        axis.fill_between(
+        _mean_with_band(
+            axis,
             rows["m"],
+            rows["mean"],
             rows["ci_low"].clip(lower=1e-6),
             rows["ci_high"],
-            color=style.colour,
-            alpha=0.2,
+            style.colour,
+            style.marker,
         )
         reference = rows["mean"].iloc[0] * np.sqrt(rows["m"].iloc[0] / rows["m"])
         axis.plot(rows["m"], reference, **_REFERENCE_STYLE)

@@ -108,25 +108,37 @@ def _check_margin(margin: float) -> None:
 
 
 @dataclass(frozen=True)
-class SyntheticParameters:
-    """A synthetic intransitive population with random linear argmax policies.
+class _LinearPolicyParameters:
+    """What the environments with random linear argmax policies share.
 
-    See :func:`cdbandits.contextual.synthetic_intransitive_population` and
-    :class:`cdbandits.contextual.RandomLinearPolicies`.
+    ``n_actions`` actions and ``n_contexts`` contexts in ``n_features`` dimensions;
+    ``n_policies`` policies of :class:`cdbandits.contextual.RandomLinearPolicies`.
     """
 
-    environment: ClassVar[str] = "synthetic"
     n_actions: int
     n_policies: int
     n_features: int
     n_contexts: int
-    intransitivity: float
 
     def __post_init__(self) -> None:
         _check_actions(self.n_actions)
         _check_positive(
             n_policies=self.n_policies, n_features=self.n_features, n_contexts=self.n_contexts
         )
+
+
+@dataclass(frozen=True)
+class SyntheticParameters(_LinearPolicyParameters):
+    """A synthetic intransitive population with random linear argmax policies.
+
+    See :func:`cdbandits.contextual.synthetic_intransitive_population`.
+    """
+
+    environment: ClassVar[str] = "synthetic"
+    intransitivity: float
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
         if not 0.0 <= self.intransitivity <= 1.0:
             raise ValueError(f"intransitivity must be in [0, 1]; got {self.intransitivity}")
 
@@ -151,24 +163,17 @@ class SupervisedParameters:
 
 
 @dataclass(frozen=True)
-class AdversarialParameters:
+class AdversarialParameters(_LinearPolicyParameters):
     """The adaptive adversary over Gaussian contexts, with random linear policies.
 
     See :class:`cdbandits.contextual.CounterPlayAdversary`.
     """
 
     environment: ClassVar[str] = "adversarial"
-    n_actions: int
-    n_policies: int
-    n_features: int
-    n_contexts: int
     margin: float
 
     def __post_init__(self) -> None:
-        _check_actions(self.n_actions)
-        _check_positive(
-            n_policies=self.n_policies, n_features=self.n_features, n_contexts=self.n_contexts
-        )
+        super().__post_init__()
         _check_margin(self.margin)
 
 
@@ -351,10 +356,15 @@ def setting_kind(setting: str, environment: str) -> str:
     return _ENVIRONMENT_NAMES.get(environment, environment)
 
 
-def setting_title(setting: str, environment: str, n_actions: int, n_policies: int) -> str:
-    """A setting described for a reader: ``synthetic: K = 3 actions, |Π| = 100 policies``."""
+def setting_title(
+    setting: str, environment: str, n_actions: int, n_policies: int, separator: str = ": "
+) -> str:
+    """A setting described for a reader: ``synthetic: K = 3 actions, |Π| = 100 policies``.
+
+    ``separator`` comes between the kind (:func:`setting_kind`) and the numbers.
+    """
     kind = setting_kind(setting, environment)
-    return f"{kind}: K = {n_actions} actions, |Π| = {n_policies:,} policies"
+    return f"{kind}{separator}K = {n_actions} actions, |Π| = {n_policies:,} policies"
 
 
 @dataclass(frozen=True)
