@@ -126,3 +126,17 @@ def test_overview_says_when_a_bound_fails(tables):
     inflated = {"runs": runs} | summarise_online(runs, 0.05, True, SEED)
     sentence = overview_markdown(inflated, online_summary(inflated, 0.05)).splitlines()[0]
     assert "at every (setting, T): **no** (lowest coverage 0.00;" in sentence
+
+
+def test_the_readme_shows_the_overview_as_written(tables, repo_root):
+    # The README's block is results/online/overview.md of a default run, pasted unchanged:
+    # same sentence and same columns as overview_markdown writes.
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    start = "<!-- results/online/overview.md (default config), pasted unchanged -->\n"
+    block = readme.split(start, 1)[1].split("\n<!-- end of results/online/overview.md -->", 1)[0]
+    written = overview_markdown(tables, online_summary(tables, 0.05)).rstrip("\n").splitlines()
+    pasted = block.splitlines()
+    assert re.sub(r"\d[\d.,]*", "#", pasted[0]) == re.sub(r"\d[\d.,]*", "#", written[0])
+    assert cells(pasted[2]) == cells(written[2])
+    columns = len(cells(written[2]))
+    assert len(pasted) > 4 and all(len(cells(line)) == columns for line in pasted[2:])
