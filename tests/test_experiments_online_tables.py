@@ -18,6 +18,7 @@ from cdbandits.experiments.online.tables import (
     summarise_online,
 )
 from cdbandits.stats import log_log_slope
+from cdbandits.workflow.readme import block_sources
 
 
 @pytest.fixture(scope="module")
@@ -129,13 +130,14 @@ def test_overview_says_when_a_bound_fails(tables):
 
 
 def test_the_readme_shows_the_overview_as_written(tables, repo_root):
-    # The README's block is results/online/overview.md of a default run, pasted unchanged:
-    # same sentence and same columns as overview_markdown writes.
+    # The README's block is results/online/overview.md of a default run, pasted unchanged
+    # (cdbandits.workflow.readme): same sentence and same columns as overview_markdown writes.
     readme = (repo_root / "README.md").read_text(encoding="utf-8")
-    start = "<!-- results/online/overview.md (default config), pasted unchanged -->\n"
-    block = readme.split(start, 1)[1].split("\n<!-- end of results/online/overview.md -->", 1)[0]
+    source = "results/online/overview.md"
+    assert source in block_sources(readme)
+    block = readme.split(f"<!-- begin: {source} -->\n", 1)[1].split(f"<!-- end: {source} -->")[0]
     written = overview_markdown(tables, online_summary(tables, 0.05)).rstrip("\n").splitlines()
-    pasted = block.splitlines()
+    pasted = block.rstrip("\n").splitlines()
     assert re.sub(r"\d[\d.,]*", "#", pasted[0]) == re.sub(r"\d[\d.,]*", "#", written[0])
     assert cells(pasted[2]) == cells(written[2])
     columns = len(cells(written[2]))

@@ -21,6 +21,7 @@ import pandas as pd
 from ...plotting import (
     CAPTION_SIZE,
     LEGEND_SIZE,
+    REFERENCE_STYLE,
     TITLE_SIZE,
     algorithm_style,
     panel_grid,
@@ -50,8 +51,8 @@ _FREE_BAND = 0.24
 #: Characters of a caption line per inch of figure width (at the caption's font size).
 _CAPTION_CHARACTERS_PER_INCH = 13
 
-_BOUND_STYLE = {"color": "black", "linestyle": "--"}
-_REFERENCE_STYLE = {"color": "black", "linestyle": ":"}
+#: The bound of Theorem sparring-exp4 and the theory's rate, drawn as the paper's values.
+_REFERENCE_LINE = {"color": REFERENCE_STYLE.colour, "linestyle": REFERENCE_STYLE.linestyle}
 
 
 def setting_titles(table: pd.DataFrame) -> dict[str, str]:
@@ -191,13 +192,13 @@ def plot_regret_vs_horizon(regret: pd.DataFrame, coverage: pd.DataFrame, slopes:
             )
         bound = coverage[coverage["setting"] == name]
         if not bound.empty:
-            axis.plot(bound["horizon"], bound["bound"], **_BOUND_STYLE)
+            axis.plot(bound["horizon"], bound["bound"], **_REFERENCE_LINE)
         axis.set(xscale="log", yscale="log", xlabel="horizon T", ylabel="regret (rd1) after T")
         _slopes_in_free_band(axis, fitted, "log-log slope of regret in T")
     handles = [_algorithm_handle(algorithm) for algorithm in algorithms]
     delta = f" (δ = {coverage['delta'].iloc[0]:g})" if not coverage.empty else ""
     handles.append(
-        pyplot().Line2D([], [], **_BOUND_STYLE, label=f"bound of Theorem sparring-exp4{delta}")
+        pyplot().Line2D([], [], **_REFERENCE_LINE, label=f"bound of Theorem sparring-exp4{delta}")
     )
     _header(
         figure,
@@ -282,7 +283,7 @@ def plot_online_to_batch(online_to_batch: pd.DataFrame):
             style.marker,
         )
         reference = rows["mean"].iloc[0] * np.sqrt(rows["m"].iloc[0] / rows["m"])
-        axis.plot(rows["m"], reference, **_REFERENCE_STYLE)
+        axis.plot(rows["m"], reference, **_REFERENCE_LINE)
         axis.set(
             xscale="log",
             yscale="log",
@@ -300,7 +301,7 @@ def plot_online_to_batch(online_to_batch: pd.DataFrame):
         "with 95% confidence bands. Theory: slope −1/2.",
         [
             _algorithm_handle("sparring_exp4p", "ε of W̄ (SparringEXP4.P)"),
-            pyplot().Line2D([], [], **_REFERENCE_STYLE, label="slope −1/2 through the first point"),
+            pyplot().Line2D([], [], **_REFERENCE_LINE, label="slope −1/2 through the first point"),
         ],
     )
     return figure
