@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from per_query_file import write_per_query_file
 
 from cdbandits.contextual.environments import (
     ContextPopulation,
@@ -15,6 +16,7 @@ from cdbandits.contextual.environments import (
 )
 from cdbandits.contextual.policies import RandomLinearPolicies
 from cdbandits.contextual.regret import policy_matrix
+from cdbandits.letor import PerQueryMatrices
 from cdbandits.preference import PreferenceMatrixError
 
 
@@ -70,41 +72,33 @@ def test_supervised_population_game_is_an_accuracy_difference():
     np.testing.assert_allclose(policy_matrix(population, actions), expected, atol=1e-12)
 
 
-def write_mslr_file(path, matrices, **extra):
-    n = matrices.shape[0]
-    np.savez(
-        path,
-        matrices=matrices,
-        features=np.random.default_rng(0).standard_normal((n, 136)),
-        qids=np.arange(100, 100 + n),
-        rankers=np.arange(matrices.shape[1]),
-        **extra,
-    )
-
-
-def test_load_mslr_population_accepts_both_conventions(tmp_path):
+def test_load_mslr_population_reads_the_letor_per_query_format(tmp_path):
     rng = np.random.default_rng(1)
     upper = np.triu(rng.uniform(-1, 1, (12, 5, 5)), 1)
     skew = upper - upper.transpose(0, 2, 1)
-    write_mslr_file(tmp_path / "skew.npz", skew)
-    write_mslr_file(tmp_path / "probability.npz", (skew + 1) / 2, convention="probability")
-    write_mslr_file(tmp_path / "detected.npz", (skew + 1) / 2)
-    for name in ("skew", "probability", "detected"):
-        population = load_mslr_population(tmp_path / f"{name}.npz")
-        assert (population.n_contexts, population.n_actions, population.n_features) == (12, 5, 136)
-        np.testing.assert_allclose(population.matrices, skew, atol=1e-15)
-        np.testing.assert_array_equal(population.probabilities, np.full(12, 1 / 12))
+    write_per_query_file(tmp_path / "skew.npz", skew)
+    population = load_mslr_population(tmp_path / "skew.npz")
+    assert (population.n_contexts, population.n_actions, population.n_features) == (12, 5, 136)
+    np.testing.assert_array_equal(population.matrices, skew)
+    np.testing.assert_array_equal(
+        population.features, PerQueryMatrices.load(tmp_path / "skew.npz").features
+    )
+    np.testing.assert_array_equal(population.probabilities, np.full(12, 1 / 12))
 
 
 def test_load_mslr_population_names_what_is_wrong(tmp_path):
     np.savez(tmp_path / "partial.npz", matrices=np.zeros((2, 3, 3)))
-    with pytest.raises(KeyError, match="lacks"):
+    with pytest.raises(KeyError, match=r"partial.npz lacks \['features'"):
         load_mslr_population(tmp_path / "partial.npz")
     broken = np.zeros((3, 3, 3))
     broken[2, 0, 1] = 0.5  # not skew-symmetric
-    write_mslr_file(tmp_path / "broken.npz", broken, convention="skew")
-    with pytest.raises(PreferenceMatrixError, match="context 2"):
+    write_per_query_file(tmp_path / "broken.npz", broken)
+    with pytest.raises(PreferenceMatrixError, match="broken.npz: context 2"):
         load_mslr_population(tmp_path / "broken.npz")
+    # The format is the skew form: probability-form matrices are refused, not converted.
+    write_per_query_file(tmp_path / "probability.npz", np.full((2, 3, 3), 0.5))
+    with pytest.raises(PreferenceMatrixError, match="probability.npz: context 0"):
+        load_mslr_population(tmp_path / "probability.npz")
 
 
 def test_population_rejects_invalid_matrices():

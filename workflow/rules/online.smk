@@ -1,7 +1,7 @@
 # Section 5 (issue 5): SparringEXP4.P and baselines on contextual dueling environments,
 # sharded over (setting, seed); exact regret against T, the coverage of the bound of
 # Theorem sparring-exp4, the online-to-batch epsilon against m, the exact contextual vNWs
-# of the small classes, and the figures (also copied to figures/).
+# of the small classes, the figures and the notebook. Target: `online`.
 
 
 include: "online_common.smk"
@@ -21,17 +21,19 @@ ONLINE_TABLE_CAPTIONS = {
 rule run_online_shard:
     input:
         mslr=ONLINE_MSLR,
-        library=ONLINE_LIBRARY,
+        library=ONLINE_LIBRARY["experiments"],
     output:
         runs="results/online/shards/runs-{shard}.csv",
         curves="results/online/shards/curves-{shard}.csv",
     params:
-        online=ONLINE,
+        online=ONLINE_SWEEP_PARAMS,
         seed=config["seed"],
     wildcard_constraints:
         shard=r"\d+",
     log:
         "results/logs/run_online_shard/shard-{shard}.log",
+    benchmark:
+        "results/benchmarks/run_online_shard/shard-{shard}.tsv"
     threads: 1
     resources:
         mem_mb=3000,
@@ -42,11 +44,41 @@ rule run_online_shard:
         "../scripts/run_online_shard.py"
 
 
+rule solve_contextual_winners:
+    input:
+        mslr=ONLINE_MSLR,
+        library=ONLINE_LIBRARY["tables"],
+    output:
+        table=report(
+            "results/online/exact_winners.csv",
+            caption="../report/online/exact_winners.rst",
+            category=ONLINE_CATEGORY,
+            subcategory="Tables",
+        ),
+    params:
+        online=ONLINE_WINNER_PARAMS,
+        seed=config["seed"],
+    log:
+        "results/logs/solve_contextual_winners.log",
+    benchmark:
+        "results/benchmarks/solve_contextual_winners/solve_contextual_winners.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/solve_contextual_winners.py"
+
+
 rule summarise_online:
     input:
-        runs=expand("results/online/shards/runs-{shard}.csv", shard=range(ONLINE["shards"])),
-        curves=expand("results/online/shards/curves-{shard}.csv", shard=range(ONLINE["shards"])),
-        library=ONLINE_LIBRARY,
+        runs=expand(rules.run_online_shard.output.runs, shard=range(ONLINE_SETTINGS.sweep.shards)),
+        curves=expand(
+            rules.run_online_shard.output.curves, shard=range(ONLINE_SETTINGS.sweep.shards)
+        ),
+        library=ONLINE_LIBRARY["tables"],
     output:
         **{
             table: (
@@ -67,6 +99,12 @@ rule summarise_online:
             category=ONLINE_CATEGORY,
             subcategory="Tables",
         ),
+        overview=report(
+            "results/online/overview.md",
+            caption="../report/online/overview.rst",
+            category=ONLINE_CATEGORY,
+            subcategory="Tables",
+        ),
         summary=report(
             "results/online/summary.json",
             caption="../report/online/summary.rst",
@@ -74,7 +112,7 @@ rule summarise_online:
             subcategory="Tables",
         ),
     params:
-        online=ONLINE,
+        online=ONLINE_SWEEP_PARAMS,
         seed=config["seed"],
     log:
         "results/logs/summarise_online.log",
@@ -88,36 +126,10 @@ rule summarise_online:
         "../scripts/summarise_online.py"
 
 
-rule solve_contextual_winners:
-    input:
-        mslr=ONLINE_MSLR,
-        library=ONLINE_LIBRARY,
-    output:
-        table=report(
-            "results/online/exact_winners.csv",
-            caption="../report/online/exact_winners.rst",
-            category=ONLINE_CATEGORY,
-            subcategory="Tables",
-        ),
-    params:
-        online=ONLINE,
-        seed=config["seed"],
-    log:
-        "results/logs/solve_contextual_winners.log",
-    threads: 1
-    resources:
-        mem_mb=3000,
-        runtime=30,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/solve_contextual_winners.py"
-
-
 rule plot_online_figures:
     input:
-        **{table: f"results/online/{table}.csv" for table in ONLINE_TABLES},
-        library=ONLINE_LIBRARY,
+        **{table: rules.summarise_online.output[table] for table in ONLINE_TABLES},
+        library=ONLINE_LIBRARY["figures"],
     output:
         **{
             name: report_figure(
@@ -138,3 +150,41 @@ rule plot_online_figures:
         CONDA_ENV
     script:
         "../scripts/plot_online_figures.py"
+
+
+rule execute_online_notebook:
+    input:
+        notebook=str(NOTEBOOKS / "online_regret.ipynb"),
+        regret=rules.summarise_online.output.regret,
+        slopes=rules.summarise_online.output.slopes,
+        coverage=rules.summarise_online.output.coverage,
+        online_to_batch=rules.summarise_online.output.online_to_batch,
+        exact_winners=rules.solve_contextual_winners.output.table,
+        summary=rules.summarise_online.output.summary,
+        figures=[rules.plot_online_figures.output[name][0] for name in ONLINE_FIGURE_NAMES],
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
+    output:
+        notebook="results/notebooks/online_regret.ipynb",
+        html=report(
+            "results/notebooks/online_regret.html",
+            caption="../report/notebooks/online_regret.rst",
+            category=NOTEBOOK_CATEGORY,
+        ),
+    log:
+        "results/logs/notebooks/online_regret.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/execute_notebook.py"
+
+
+rule online:
+    input:
+        rules.summarise_online.output,
+        rules.solve_contextual_winners.output,
+        rules.plot_online_figures.output,
+        rules.execute_online_notebook.output,

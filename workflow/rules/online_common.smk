@@ -1,19 +1,37 @@
 # Helpers of workflow/rules/online.smk (kept apart from the rules, as the linter asks): the
-# online config, the optional MSLR per-query matrices and the output paths.
-from cdbandits.contextual.experiments import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
-from cdbandits.contextual.experiments import ONLINE_TABLES  # noqa: E402
+# online config parsed and checked once, the parameters of each job, the optional MSLR
+# per-query matrices and the library sources.
+from cdbandits.experiments.online.figures import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
+from cdbandits.experiments.online.tables import ONLINE_TABLES  # noqa: E402
+from cdbandits.experiments.online.settings import (  # noqa: E402
+    ExactWinnerSettings,
+    OnlineSettings,
+    OnlineSweep,
+)
 
 ONLINE = config["online"]
-ONLINE_MSLR = [ONLINE["mslr"]["matrices"]] if ONLINE["mslr"]["matrices"] else []
-ONLINE_LIBRARY = library("contextual", "preference", "winners", "files", "workflow.jobs")
+# A value the schema allows but the code rejects fails here, before any job runs.
+try:
+    ONLINE_SETTINGS = OnlineSettings.from_config(ONLINE)
+except ValueError as _error:
+    raise ConfigError(f"config key {_error}") from None
+
+
+def online_params(keys):
+    """The keys of the online section a job reads (changing another does not rerun it)."""
+    return {key: ONLINE[key] for key in keys}
+
+
+ONLINE_SWEEP_PARAMS = online_params(OnlineSweep.CONFIG_KEYS)
+ONLINE_WINNER_PARAMS = online_params(ExactWinnerSettings.CONFIG_KEYS)
+ONLINE_MSLR = [ONLINE_SETTINGS.mslr_matrices] if ONLINE_SETTINGS.mslr_matrices else []
+# The code each job runs (a rule reruns when it changes, and only then).
+ONLINE_LIBRARY = {
+    room: library(f"experiments.online.{room}", "files", "workflow.jobs")
+    for room in ("experiments", "tables", "figures")
+}
 
 
 def online_outputs():
-    """Everything the online sweeps build (for the default target)."""
-    return [
-        *(f"results/online/{table}.csv" for table in ONLINE_TABLES),
-        "results/online/coverage.md",
-        "results/online/summary.json",
-        "results/online/exact_winners.csv",
-        *(path for name in ONLINE_FIGURE_NAMES for path in figure_paths("online/figures", name)),
-    ]
+    """Everything the online family builds (the inputs of its target rule `online`)."""
+    return list(rules.online.input)

@@ -18,36 +18,6 @@ mimetypes.add_type("application/octet-stream", ".npz")
 
 
 
-rule execute_online_notebook:
-    input:
-        notebook=str(NOTEBOOKS / "online_regret.ipynb"),
-        regret="results/online/regret.csv",
-        slopes="results/online/slopes.csv",
-        coverage="results/online/coverage.csv",
-        online_to_batch="results/online/online_to_batch.csv",
-        exact_winners="results/online/exact_winners.csv",
-        summary="results/online/summary.json",
-        figures=[figure_paths("online/figures", name)[0] for name in ONLINE_FIGURE_NAMES],
-        library=library("workflow.notebooks", "files", "workflow.jobs"),
-    output:
-        notebook="results/notebooks/online_regret.ipynb",
-        html=report(
-            "results/notebooks/online_regret.html",
-            caption="../report/notebooks/online_regret.rst",
-            category=NOTEBOOK_CATEGORY,
-        ),
-    log:
-        "results/logs/notebooks/online_regret.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/execute_notebook.py"
-
-
 rule execute_oracle_notebook:
     input:
         notebook=str(NOTEBOOKS / "oracle_methods_and_bounds.ipynb"),

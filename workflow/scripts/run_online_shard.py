@@ -1,13 +1,12 @@
-from cdbandits.contextual.experiments import run_online_shard
+from cdbandits.experiments.online.experiments import run_online_shard
+from cdbandits.experiments.online.settings import OnlineSweep
 from cdbandits.files import write_csv
 from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
-    online = snakemake.params.online
+    sweep = OnlineSweep.from_config(snakemake.params.online)
     shard = int(snakemake.wildcards.shard)
-    runs, curves = run_online_shard(
-        online, snakemake.params.seed, shard, online["shards"], online["mslr"]["matrices"]
-    )
+    runs, curves = run_online_shard(sweep, snakemake.params.seed, shard)
     log.info("shard %d: %d episodes", shard, len(runs))
     write_csv(snakemake.output.runs, runs)
     write_csv(snakemake.output.curves, curves)

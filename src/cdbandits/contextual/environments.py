@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..letor.matrices import PerQueryMatrices
 from ..preference import SYMMETRY_TOL, Convention, PreferenceMatrixError, as_skew
 
 __all__ = [
@@ -266,12 +267,12 @@ def supervised_population(dataset: str = "wine", margin: float = 0.6) -> Context
 
 
 def load_mslr_population(path: str | os.PathLike[str]) -> ContextPopulation:
-    """Per-query MSLR population from an ``.npz`` file, queries uniform.
+    """Per-query MSLR population from a per-query matrices file, queries uniform.
 
-    The file holds ``matrices`` (n_queries, K, K), ``features`` (n_queries, n_features),
-    ``qids`` (n_queries,) and ``rankers`` (K,), and optionally ``convention``
-    (``"probability"`` or ``"skew"``, the convention of ``matrices``; detected per matrix
-    when absent). Every matrix is validated with :func:`cdbandits.preference.as_skew`.
+    The file is read by :meth:`cdbandits.letor.PerQueryMatrices.load`, which defines the
+    format: its ``matrices`` (n_queries, K, K), skew form, become the contexts' matrices and
+    its ``features`` (n_queries, n_features) the contexts. Every matrix is validated with
+    :func:`cdbandits.preference.as_skew`.
 
     Parameters
     ----------
@@ -284,32 +285,19 @@ def load_mslr_population(path: str | os.PathLike[str]) -> ContextPopulation:
     Raises
     ------
     KeyError
-        If a required array is missing (the message lists what the file has).
+        If an array of the format is missing (the message lists what the file has).
     cdbandits.preference.PreferenceMatrixError
-        If a matrix is not a valid preference matrix (naming the query).
+        If a matrix is not a valid skew-form preference matrix (naming the query).
     """
-    with np.load(path, allow_pickle=False) as data:
-        missing = [key for key in ("matrices", "features", "qids", "rankers") if key not in data]
-        if missing:
-            raise KeyError(
-                f"{os.fspath(path)} lacks {missing}; it has {sorted(data.files)} (expected "
-                "matrices (n_queries, K, K), features (n_queries, d), qids, rankers)"
-            )
-        matrices = data["matrices"]
-        features = data["features"]
-        qids = data["qids"]
-        convention = str(data["convention"]) if "convention" in data else "auto"
-    if convention not in ("auto", "probability", "skew"):
-        raise ValueError(f"{os.fspath(path)}: unknown convention {convention!r}")
-    if qids.shape != (matrices.shape[0],) or features.shape[0] != matrices.shape[0]:
-        raise ValueError(
-            f"{os.fspath(path)}: {matrices.shape[0]} matrices, {features.shape[0]} feature rows "
-            f"and {qids.shape} qids do not match"
-        )
+    per_query = PerQueryMatrices.load(path)
     try:
-        return ContextPopulation.from_arrays(features, matrices, convention=convention)
+        return ContextPopulation.from_arrays(
+            per_query.features, per_query.matrices, convention="skew"
+        )
     except PreferenceMatrixError as error:
-        raise PreferenceMatrixError(f"{os.fspath(path)}: {error} (see qids)") from error
+        raise PreferenceMatrixError(
+            f"{os.fspath(path)}: {error} (context i is the file's query qids[i])"
+        ) from error
 
 
 def condorcet_fraction(population: ContextPopulation) -> float:

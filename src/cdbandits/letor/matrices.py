@@ -429,8 +429,22 @@ class PerQueryMatrices:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> PerQueryMatrices:
-        """Read a file written by :meth:`save`."""
+        """Read a file written by :meth:`save`.
+
+        Raises
+        ------
+        KeyError
+            If an array of the format is missing (the message names the file, the missing
+            arrays and those it has).
+        """
         with np.load(path, allow_pickle=False) as archive:
+            arrays = ("matrices", "features", "qids", "n_documents", "truncated", "rankers")
+            missing = [name for name in (*arrays, *_SETTINGS) if name not in archive.files]
+            if missing:
+                raise KeyError(
+                    f"{os.fspath(path)} lacks {missing}; it has {sorted(archive.files)} (the "
+                    "per-query matrices format of cdbandits.letor.matrices)"
+                )
             return cls(
                 matrices=archive["matrices"],
                 features=archive["features"],

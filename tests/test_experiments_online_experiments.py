@@ -1,0 +1,71 @@
+"""The online sweep's instances and shards (cdbandits.experiments.online.experiments)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
+from per_query_file import write_per_query_file
+
+from cdbandits.experiments.online.experiments import build_instance, run_online_shard
+from cdbandits.experiments.online.settings import OnlineSweep, online_settings
+from cdbandits.experiments.online.tables import combine_online_shards
+from cdbandits.letor import PerQueryMatrices
+
+
+def test_long_and_synthetic_settings_share_their_instance():
+    synthetic, long = online_settings(TINY)[:2]
+    first, second = build_instance(synthetic, SEED), build_instance(long, SEED)
+    np.testing.assert_array_equal(first.population.matrices, second.population.matrices)
+    np.testing.assert_array_equal(first.table.actions, second.table.actions)
+    other_seed = build_instance(synthetic, SEED + 1)
+    assert not np.array_equal(first.population.matrices, other_seed.population.matrices)
+
+
+def test_results_do_not_depend_on_the_sharding():
+    runs, curves = tiny_sweep()
+    one_shard = in_one_shard(OnlineSweep.from_config(TINY))
+    single_runs, single_curves = combine_online_shards(
+        *[[table] for table in run_online_shard(one_shard, SEED, 0)]
+    )
+    pd.testing.assert_frame_equal(runs, single_runs)
+    pd.testing.assert_frame_equal(curves, single_curves)
+    episodes = 3 * 3 * (2 + 2 + 2 + 1)  # seeds x algorithms x horizons of the four settings
+    assert len(runs) == episodes
+    assert runs.groupby(["setting", "algorithm", "seed", "horizon"]).size().max() == 1
+    last = curves[curves["rounds"] == curves["horizon"]].reset_index(drop=True)
+    np.testing.assert_array_equal(last["regret"], runs["regret"])
+
+
+def test_epsilon_is_recorded_for_sparring_on_populations_only():
+    runs, _ = tiny_sweep()
+    with_epsilon = runs.dropna(subset=["epsilon"])
+    assert set(with_epsilon["algorithm"]) == {"sparring_exp4p"}
+    assert "adversarial_K3_N10" not in set(with_epsilon["setting"])
+    assert (with_epsilon["epsilon"] > -1e-12).all() and (with_epsilon["epsilon"] < 2).all()
+
+
+def test_mslr_setting_runs_from_a_per_query_file(tmp_path):
+    rng = np.random.default_rng(5)
+    upper = np.triu(rng.uniform(-0.5, 0.5, (30, 4, 4)), 1)
+    path = write_per_query_file(tmp_path / "per_query.npz", upper - upper.transpose(0, 2, 1))
+    config = tiny_config(
+        synthetic__n_actions=[],
+        long_horizon__horizons=[],
+        supervised__dataset=None,
+        adversarial__horizons=[],
+        mslr__matrices=str(path),
+    )
+    sweep = in_one_shard(OnlineSweep.from_config(config))
+    runs, _ = run_online_shard(sweep, SEED, 0)
+    assert set(runs["setting"]) == {"mslr"}
+    assert (runs["n_policies"] == 136 * 1 * 16).all() and (runs["n_contexts"] == 30).all()
+    assert runs.loc[runs["algorithm"] == "sparring_exp4p", "epsilon"].notna().all()
+    instance = build_instance(sweep.settings[0], SEED)
+    np.testing.assert_array_equal(
+        instance.population.matrices, PerQueryMatrices.load(path).matrices
+    )
+
+
+def test_a_shard_outside_the_sweep_is_refused():
+    with pytest.raises(ValueError, match="shard 2 does not exist among 2 shards"):
+        run_online_shard(OnlineSweep.from_config(TINY), SEED, 2)

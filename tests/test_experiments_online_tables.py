@@ -1,0 +1,144 @@
+"""The online sweep's summaries (cdbandits.experiments.online.tables)."""
+
+import json
+import math
+import re
+
+import pytest
+from online_tiny import SEED, TINY, tiny_sweep
+
+from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
+from cdbandits.experiments.online.settings import ExactWinnerSettings
+from cdbandits.experiments.online.tables import (
+    ONLINE_TABLES,
+    coverage_markdown,
+    exact_winners_table,
+    online_summary,
+    overview_markdown,
+    summarise_online,
+)
+from cdbandits.stats import log_log_slope
+from cdbandits.workflow.readme import block_sources
+
+
+@pytest.fixture(scope="module")
+def tables():
+    runs, curves = tiny_sweep()
+    return {"runs": runs, "curves": curves} | summarise_online(runs, 0.05, True, SEED)
+
+
+def test_regret_table_is_the_mean_with_its_interval(tables):
+    runs = tables["runs"]
+    regret = tables["regret"].set_index(["setting", "algorithm", "horizon"])
+    rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]
+    at_400 = rows[rows["horizon"] == 400]["regret"]
+    assert regret.loc[("synthetic_K3_N20", "uniform", 400), "mean"] == pytest.approx(at_400.mean())
+    half = 1.959963984540054 * at_400.std(ddof=1) / math.sqrt(3)
+    assert regret.loc[("synthetic_K3_N20", "uniform", 400), "ci_high"] == pytest.approx(
+        at_400.mean() + half
+    )
+    assert set(ONLINE_TABLES) == set(tables)
+
+
+def test_coverage_and_slopes_follow_their_definitions(tables):
+    runs = tables["runs"]
+    coverage = tables["coverage"].set_index(["setting", "horizon"])
+    bound = sparring_exp4p_regret_bound(400, 3, 20, 0.05)
+    assert coverage.loc[("synthetic_K3_N20", 400), "bound"] == pytest.approx(bound.total)
+    assert coverage["meets_guarantee"].all()
+    slopes = tables["slopes"].set_index(["setting", "algorithm"])
+    rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]
+    means = rows.groupby("horizon")["regret"].mean()
+    assert slopes.loc[("synthetic_K3_N20", "uniform"), "slope"] == pytest.approx(
+        log_log_slope(means.index, means.to_numpy())
+    )
+    assert math.isnan(slopes.loc[("adversarial_K3_N10", "uniform"), "slope"])  # one horizon
+    assert set(tables["online_to_batch"]["setting"]) == {
+        "synthetic_K3_N20",
+        "long_K3_N20",
+        "supervised_iris",
+    }
+
+
+def test_coverage_counts_the_seeds_under_the_bound(tables):
+    # A bound below every seed's regret must give coverage 0: run the summary on regrets
+    # inflated past the bound.
+    runs = tables["runs"].copy()
+    runs["regret"] = runs["regret"] + 1e6
+    inflated = summarise_online(runs, 0.05, True, SEED)["coverage"]
+    assert (inflated["coverage"] == 0).all() and not inflated["meets_guarantee"].any()
+
+
+def test_summary_and_markdown(tables):
+    summary = online_summary(tables, 0.05)
+    json.dumps(summary, allow_nan=False)  # undefined slopes become None
+    assert summary["all_bounds_hold"] is True
+    assert summary["settings"]["adversarial_K3_N10"]["regret_slope"]["uniform"] is None
+    assert summary["worst_coverage"] == tables["coverage"]["coverage"].min()
+    markdown = coverage_markdown(tables["coverage"]).splitlines()
+    assert markdown[0].split("|")[1].strip() == "setting" and len(markdown) == 2 + 7
+
+
+def test_exact_winners_table():
+    table = exact_winners_table(ExactWinnerSettings.from_config(TINY), SEED).set_index("setting")
+    assert list(table.index) == ["synthetic_K3_N20", "long_K3_N20", "supervised_iris"]
+    assert (table["value"].abs() < 1e-9).all()
+    assert table.loc["supervised_iris", "support_size"] == 1  # accuracy game: a pure winner
+    assert table.loc["supervised_iris", "condorcet_context_fraction"] == pytest.approx(1.0)
+
+
+def cells(line):
+    """The cells of a Markdown table row (an escaped pipe stays in its cell)."""
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]]
+
+
+def test_overview_shows_each_setting_at_its_largest_horizon(tables):
+    summary = online_summary(tables, 0.05)
+    lines = overview_markdown(tables, summary).splitlines()
+    assert lines[0].startswith("3 seeds per setting and horizon, δ = 0.05.")
+    assert "at every (setting, T): yes (lowest coverage 1.00;" in lines[0]
+    header, _, *body = [cells(line) for line in lines[2:]]
+    rows = {row[0]: dict(zip(header, row, strict=True)) for row in body}
+    assert list(rows) == [
+        "synthetic",
+        "synthetic, long run",
+        "supervised (iris data)",
+        "adaptive adversary",
+    ]
+    long = rows["synthetic, long run"]
+    assert (long["K"], long["\\|Π\\|"], long["largest T"]) == ("3", "20", "800")
+    regret = tables["regret"].set_index(["setting", "algorithm", "horizon"])["mean"]
+    exp4p, uniform = (
+        regret[("long_K3_N20", "sparring_exp4p", 800)],
+        regret[("long_K3_N20", "uniform", 800)],
+    )
+    assert long["vs uniform duels"] == f"{exp4p / uniform:.0%}"
+    assert float(long["mean regret"]) == pytest.approx(exp4p, rel=5e-3)
+    slope = (
+        tables["slopes"].set_index(["setting", "algorithm"]).loc[("long_K3_N20", "sparring_exp4p")]
+    )
+    assert float(long["slope (theory 1/2)"]) == pytest.approx(slope["slope"], abs=5e-3)
+    assert rows["adaptive adversary"]["slope (theory 1/2)"] == "n/a"  # one horizon
+
+
+def test_overview_says_when_a_bound_fails(tables):
+    runs = tables["runs"].copy()
+    runs["regret"] = runs["regret"] + 1e6
+    inflated = {"runs": runs} | summarise_online(runs, 0.05, True, SEED)
+    sentence = overview_markdown(inflated, online_summary(inflated, 0.05)).splitlines()[0]
+    assert "at every (setting, T): **no** (lowest coverage 0.00;" in sentence
+
+
+def test_the_readme_shows_the_overview_as_written(tables, repo_root):
+    # The README's block is results/online/overview.md of a default run, pasted unchanged
+    # (cdbandits.workflow.readme): same sentence and same columns as overview_markdown writes.
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    source = "results/online/overview.md"
+    assert source in block_sources(readme)
+    block = readme.split(f"<!-- begin: {source} -->\n", 1)[1].split(f"<!-- end: {source} -->")[0]
+    written = overview_markdown(tables, online_summary(tables, 0.05)).rstrip("\n").splitlines()
+    pasted = block.rstrip("\n").splitlines()
+    assert re.sub(r"\d[\d.,]*", "#", pasted[0]) == re.sub(r"\d[\d.,]*", "#", written[0])
+    assert cells(pasted[2]) == cells(written[2])
+    columns = len(cells(written[2]))
+    assert len(pasted) > 4 and all(len(cells(line)) == columns for line in pasted[2:])
