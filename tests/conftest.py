@@ -43,15 +43,15 @@ def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
 def reproducible_outputs(directory: Path) -> set[Path]:
     """The files under results/ that a run with the same config must reproduce byte for byte.
 
-    Left out: the logs, provenance.json (it records times and the command line: the one
-    output meant to differ) and the report (built by a separate command).
+    Left out: the logs, the rules' benchmark timings (results/benchmarks), provenance.json
+    (it records times and the command line) and the report (built by a separate command).
     """
     results = directory / "results"
     return {
         path.relative_to(directory)
         for path in results.rglob("*")
         if path.is_file()
-        and "logs" not in path.relative_to(results).parts
+        and not {"logs", "benchmarks"} & set(path.relative_to(results).parts)
         and path.relative_to(results) not in {Path("provenance.json"), Path("report.html")}
     }
 

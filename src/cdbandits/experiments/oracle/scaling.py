@@ -25,50 +25,44 @@ afterwards, exactly, with the compressed oracle on the population (not timed).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
-from ..contextual.environments import StochasticEnvironment, synthetic_intransitive_population
-from ..contextual.exp4p import SparringExp4P
-from ..contextual.oracle import ActionTable
-from ..contextual.policies import DecisionStumps
-from ..contextual.regret import contextual_exploitability
-from ..randomness import named_generator
-from .compact_game import CompactGame
-from .experiments import learned_estimator
-from .exploration import explore, uniform_exploration
-from .fpl import SparringFPL
-from .hull import ExactOracle, PolicyOracle
-from .learned_oracle import LearnedOracle
-from .pgd import ProjectedGD
-from .stump_oracle import CompressedStumpOracle
+from ...contextual.environments import StochasticEnvironment, synthetic_intransitive_population
+from ...contextual.exp4p import SparringExp4P
+from ...contextual.oracle import ActionTable
+from ...contextual.policies import DecisionStumps
+from ...contextual.regret import contextual_exploitability
+from ...oracle_methods.compact_game import CompactGame
+from ...oracle_methods.exploration import explore, uniform_exploration
+from ...oracle_methods.fpl import SparringFPL
+from ...oracle_methods.learned_oracle import LearnedOracle
+from ...oracle_methods.oracles import ExactOracle, PolicyOracle
+from ...oracle_methods.pgd import ProjectedGD
+from ...oracle_methods.stump_oracle import CompressedStumpOracle
+from ...randomness import named_generator
+from .learners import learned_estimator
+from .settings import ScalingSettings
 
-__all__ = ["SCALING_METHODS", "measure", "measure_here", "stump_bins"]
+__all__ = ["SCALING_COLUMNS", "SCALING_METHODS", "measure", "measure_here", "scaling_table"]
+
+logger = logging.getLogger(__name__)
 
 #: The methods compared, by the names used in the tables.
 SCALING_METHODS = ("sparring_exp4p", "fpl", "pgd", "fpl_learned")
 
 #: Policies per chunk when building SparringEXP4.P's action table.
 _TABLE_CHUNK = 65536
-
-
-def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
-    """``n_bins`` with ``d (n_bins - 1) K^2 = class_size`` (which must be divisible)."""
-    per_threshold = n_features * n_actions**2
-    if class_size < per_threshold or class_size % per_threshold:
-        raise ValueError(
-            f"a stump class has d (n_bins - 1) K^2 policies, a multiple of {per_threshold} for "
-            f"d = {n_features}, K = {n_actions}; got {class_size}"
-        )
-    return class_size // per_threshold + 1
 
 
 def _peak_rss_kb() -> int:
@@ -123,15 +117,15 @@ def _run(
     method: str,
     environment: StochasticEnvironment,
     stumps: DecisionStumps,
-    config: Mapping[str, Any],
+    settings: ScalingSettings,
     rng: np.random.Generator,
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64], float]:
     """Run one method; return the output's (actions on the population, weights, uniform weight)."""
     features = environment.contexts
-    rounds = int(config["explore_rounds"])
+    rounds = settings.explore_rounds
     if method == "sparring_exp4p":
         table = _action_table(stumps, features)
-        sparring = SparringExp4P(table, float(config["delta"]))
+        sparring = SparringExp4P(table, settings.delta)
         sparring.run(environment, rounds, rng)
         weights, uniform = sparring.mean_policy_distribution()
         return table.actions, weights, uniform
@@ -152,10 +146,10 @@ def _run(
             stumps, features, sample.context_ids, lambda X: CompressedStumpOracle(stumps, X)
         )
     if method == "pgd":
-        iterations = int(config["pgd_iterations"])
+        iterations = settings.pgd_iterations
         solver: Any = ProjectedGD(n_outer=iterations, n_inner=iterations).fit(game, oracle)
     elif method in ("fpl", "fpl_learned"):
-        solver = SparringFPL(n_rounds=int(config["fpl_rounds"])).fit(game, oracle, solver_rng)
+        solver = SparringFPL(n_rounds=settings.fpl_rounds).fit(game, oracle, solver_rng)
     else:
         raise ValueError(f"method must be one of {SCALING_METHODS}; got {method!r}")
     mixture = solver.row_mixture_
@@ -163,7 +157,7 @@ def _run(
 
 
 def measure_here(
-    method: str, config: Mapping[str, Any], class_size: int, seed: int
+    method: str, settings: ScalingSettings, class_size: int, seed: int
 ) -> dict[str, Any]:
     """One measurement in the current process (meant for a fresh one; see :func:`measure`).
 
@@ -171,8 +165,8 @@ def measure_here(
     ----------
     method : str
         One of :data:`SCALING_METHODS`.
-    config : mapping
-        The ``oracle.scaling`` config plus ``delta``.
+    settings : ScalingSettings
+        The population, budgets and ``delta``.
     class_size : int
         ``|Pi|``.
     seed : int
@@ -185,21 +179,21 @@ def measure_here(
         ``method``, ``n_policies``, ``seconds``, ``peak_mb``, ``peak_reset`` (whether the peak
         could be reset before the run), ``exploitability``.
     """
-    k, d = int(config["n_actions"]), int(config["n_features"])
+    k, d = settings.n_actions, settings.n_features
     rng = named_generator(seed, "oracle", "scaling", class_size)
     population_rng, warm_rng, run_rng = rng.spawn(3)
     population = synthetic_intransitive_population(
-        k, d, int(config["n_contexts"]), float(config["intransitivity"]), population_rng
+        k, d, settings.n_contexts, settings.intransitivity, population_rng
     )
     environment = StochasticEnvironment(population)
     smallest = DecisionStumps(k, 2).fit(population.features)
-    warm_config = dict(config) | {"explore_rounds": 50, "fpl_rounds": 2, "pgd_iterations": 2}
-    _run(method, environment, smallest, warm_config, warm_rng)
-    stumps = DecisionStumps(k, stump_bins(class_size, d, k)).fit(population.features)
+    warm_up = dataclasses.replace(settings, explore_rounds=50, fpl_rounds=2, pgd_iterations=2)
+    _run(method, environment, smallest, warm_up, warm_rng)
+    stumps = DecisionStumps(k, settings.stump_bins(class_size)).fit(population.features)
     reset = _reset_peak()
     before = _current_rss_kb() if reset else _peak_rss_kb()
     start = time.perf_counter()
-    actions, weights, uniform = _run(method, environment, stumps, config, run_rng)
+    actions, weights, uniform = _run(method, environment, stumps, settings, run_rng)
     seconds = time.perf_counter() - start
     peak_mb = (_peak_rss_kb() - before) / 1024.0
     distributions = _distributions(actions, weights, uniform, k)
@@ -215,14 +209,19 @@ def measure_here(
     }
 
 
-def measure(method: str, config: Mapping[str, Any], class_size: int, seed: int) -> dict[str, Any]:
+def measure(method: str, settings: ScalingSettings, class_size: int, seed: int) -> dict[str, Any]:
     """:func:`measure_here` in a fresh Python process (``python -m`` this module).
 
     The child gets ``PYTHONPATH`` from the environment and one thread for numerical
     libraries, so measurements of different methods compete for the same resources.
     """
     request = json.dumps(
-        {"method": method, "config": dict(config), "class_size": class_size, "seed": seed}
+        {
+            "method": method,
+            "settings": dataclasses.asdict(settings),
+            "class_size": class_size,
+            "seed": seed,
+        }
     )
     single_thread = {
         name: "1"
@@ -247,14 +246,45 @@ def measure(method: str, config: Mapping[str, Any], class_size: int, seed: int) 
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
+#: Columns of :func:`scaling_table`.
+SCALING_COLUMNS = (
+    "method",
+    "n_policies",
+    "repeat",
+    "seconds",
+    "peak_mb",
+    "peak_reset",
+    "exploitability",
+)
+
+
+def scaling_table(settings: ScalingSettings, seed: int) -> pd.DataFrame:
+    """Every method at every class size, ``settings.repeats`` times, each in a fresh process.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SCALING_COLUMNS`; no rows when no class size is configured.
+    """
+    rows = []
+    for repeat in range(settings.repeats):
+        for class_size in settings.class_sizes:
+            for method in SCALING_METHODS:
+                rows.append(measure(method, settings, class_size, seed) | {"repeat": repeat})
+                logger.info("%s", rows[-1])
+    return pd.DataFrame(rows, columns=list(SCALING_COLUMNS))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the child process: one JSON request in, one JSON line out."""
     arguments = sys.argv[1:] if argv is None else argv
     if len(arguments) != 1:
-        raise SystemExit("usage: python -m cdbandits.oracle_methods.scaling '<json request>'")
+        raise SystemExit("usage: python -m cdbandits.experiments.oracle.scaling '<json request>'")
     request = json.loads(arguments[0])
+    fields = request["settings"]
+    settings = ScalingSettings(**fields | {"class_sizes": tuple(fields["class_sizes"])})
     result = measure_here(
-        request["method"], request["config"], int(request["class_size"]), int(request["seed"])
+        request["method"], settings, int(request["class_size"]), int(request["seed"])
     )
     print(json.dumps(result))
 

@@ -11,19 +11,35 @@ Every function takes the tables written by the workflow and returns a figure:
   SparringEXP4.P, with reference slopes 2/3 and 1/2;
 * :func:`plot_scaling`: time and memory against ``|Pi|`` for SparringEXP4.P and the oracle
   methods.
+
+:func:`plot_oracle_figures` draws them all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["FIGURES", "plot_convergence", "plot_explore_first", "plot_regret", "plot_scaling"]
+from ...plotting import pyplot
+
+__all__ = [
+    "FIGURES",
+    "FIGURE_TABLES",
+    "plot_convergence",
+    "plot_explore_first",
+    "plot_oracle_figures",
+    "plot_regret",
+    "plot_scaling",
+]
 
 #: Figure names, as used in file names.
 FIGURES = ("convergence", "explore_first", "regret", "scaling")
+
+#: The tables the figures are drawn from (``results/oracle/<name>.csv``).
+FIGURE_TABLES = ("explore_first", "solvers", "regret", "scaling")
 
 _COLORS = {
     "fpl": "tab:blue",
@@ -50,12 +66,7 @@ _LABELS = {
 
 
 def _axes(columns: int, width: float = 4.6, height: float = 3.6) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(1, columns, figsize=(width * columns, height), squeeze=False)
+    figure, axes = pyplot().subplots(1, columns, figsize=(width * columns, height), squeeze=False)
     return figure, axes[0]
 
 
@@ -233,3 +244,13 @@ def plot_scaling(scaling: pd.DataFrame) -> Any:
         time_axis.legend(fontsize=7)
     figure.tight_layout()
     return figure
+
+
+def plot_oracle_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Every figure of :data:`FIGURES` from the tables of :data:`FIGURE_TABLES`."""
+    return {
+        "convergence": plot_convergence(tables["solvers"]),
+        "explore_first": plot_explore_first(tables["explore_first"]),
+        "regret": plot_regret(tables["regret"]),
+        "scaling": plot_scaling(tables["scaling"]),
+    }

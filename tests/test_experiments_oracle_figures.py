@@ -2,24 +2,23 @@
 
 import pandas as pd
 import pytest
-from test_oracle_methods_experiments import TINY
+from test_experiments_oracle_experiments import TINY, run_shards
 
-from cdbandits.oracle_methods.experiments import EXPERIMENTS, combine_shards, run_oracle_shard
-from cdbandits.oracle_methods.figures import (
+from cdbandits.experiments.oracle.figures import (
     plot_convergence,
     plot_explore_first,
     plot_regret,
     plot_scaling,
 )
+from cdbandits.experiments.oracle.tables import combine_experiment_shards
 
 
 @pytest.fixture(scope="module")
 def tables():
     one = {**TINY, "shards": 1}
     return {
-        e: combine_shards([run_oracle_shard(one, 5, e, 0)], e)
-        for e in EXPERIMENTS
-        if e != "learned"
+        e: combine_experiment_shards(run_shards(one, e, seed=5), e)
+        for e in ("explore_first", "solvers", "regret")
     }
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cdbandits.oracle_methods.summary import (
+from cdbandits.experiments.oracle.tables import (
     CROSSOVER_COLUMNS,
     bound_checks,
     bound_table,
