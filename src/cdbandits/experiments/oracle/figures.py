@@ -1,6 +1,7 @@
-"""Figures of the oracle-method sweeps (matplotlib, Agg backend).
+"""Figures of the oracle-method sweeps, in the style of :mod:`cdbandits.plotting`.
 
-Every function takes the tables written by the workflow and returns a figure:
+Every function takes the tables written by the workflow and returns a figure with a title,
+a caption and legends under the panels (so that they hide no curve):
 
 * :func:`plot_convergence`: gap to the LP value of ``Mhat`` and exploitability in ``M``
   against oracle calls (log-log), SparringFPL and ProjectedGD, with the theory's bounds;
@@ -12,18 +13,20 @@ Every function takes the tables written by the workflow and returns a figure:
 * :func:`plot_scaling`: time and memory against ``|Pi|`` for SparringEXP4.P and the oracle
   methods.
 
-:func:`plot_oracle_figures` draws them all.
+Colours, markers and names of the algorithms and estimators come from
+:data:`cdbandits.plotting.ALGORITHM_STYLES`. :func:`plot_oracle_figures` draws them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...plotting import pyplot
+from ...plotting import LEGEND_SIZE, algorithm_style, panel_grid, title_and_caption
+from ...stats import mean_with_interval
 
 __all__ = [
     "FIGURES",
@@ -41,41 +44,40 @@ FIGURES = ("convergence", "explore_first", "regret", "scaling")
 #: The tables the figures are drawn from (``results/oracle/<name>.csv``).
 FIGURE_TABLES = ("explore_first", "solvers", "regret", "scaling")
 
-_COLORS = {
-    "fpl": "tab:blue",
-    "pgd": "tab:orange",
-    "lp": "tab:green",
-    "fpl_learned": "tab:purple",
-    "sparring_exp4p": "tab:red",
-    "explore_exploit_fpl": "tab:blue",
-    "explore_exploit_lp": "tab:green",
-    "importance_weighted": "tab:blue",
-    "skew_symmetrised": "tab:orange",
-}
-_LABELS = {
-    "fpl": "SparringFPL",
-    "pgd": "ProjectedGD",
-    "lp": "exact LP maxmin of Mhat",
-    "fpl_learned": "SparringFPL, scikit-learn stump oracle",
-    "sparring_exp4p": "SparringEXP4.P",
-    "explore_exploit_fpl": "explore-exploit, SparringFPL",
-    "explore_exploit_lp": "explore-exploit, exact LP",
-    "importance_weighted": "paper's K^2 estimator",
-    "skew_symmetrised": "skew-symmetrised estimator",
-}
+#: Top of the panels (figure fraction): above them, the title and caption.
+_TOP = 0.74
 
 
-def _axes(columns: int, width: float = 4.6, height: float = 3.6) -> tuple[Any, Any]:
-    figure, axes = pyplot().subplots(1, columns, figsize=(width * columns, height), squeeze=False)
-    return figure, axes[0]
+def _finish(figure: Any, title: str, caption: str | Sequence[str]) -> Any:
+    """Title and caption over the panels. The legends hang under the panels, outside the
+    figure's box: the figure is saved with a tight bounding box, which takes them in."""
+    title_and_caption(figure, title, caption)
+    figure.subplots_adjust(top=_TOP, wspace=0.35)
+    return figure
 
 
-def _band(
-    axis: Any, x: Any, values: pd.DataFrame, color: str, label: str, marker: str = "o"
-) -> None:
-    """Median line with the inter-quartile band."""
-    axis.plot(x, values["median"], marker=marker, color=color, label=label)
-    axis.fill_between(x, values["q25"], values["q75"], color=color, alpha=0.2)
+def _legend_below(axis: Any, columns: int = 1) -> None:
+    """The axis's legend under it (below its x label), outside the plotting area."""
+    axis.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.22),
+        ncol=columns,
+        fontsize=LEGEND_SIZE,
+        frameon=False,
+    )
+
+
+def _band(axis: Any, x: Any, values: pd.DataFrame, name: str, label: str | None = None) -> None:
+    """Median line of algorithm or estimator ``name`` with its inter-quartile band."""
+    style = algorithm_style(name)
+    axis.plot(
+        x,
+        values["median"],
+        marker=style.marker,
+        color=style.colour,
+        label=style.label if label is None else label,
+    )
+    axis.fill_between(x, values["q25"], values["q75"], color=style.colour, alpha=0.2)
 
 
 def _quantiles(rows: pd.DataFrame, by: str, column: str) -> pd.DataFrame:
@@ -93,30 +95,23 @@ def plot_convergence(solvers: pd.DataFrame) -> Any:
     solvers : pandas.DataFrame
         Rows of the ``solvers`` experiment.
     """
-    figure, (gap_axis, exploit_axis) = _axes(2)
+    figure, (gap_axis, exploit_axis) = panel_grid(2, columns=2)
     for algorithm in ("fpl", "pgd"):
         rows = solvers[solvers["algorithm"] == algorithm]
-        calls = rows.groupby("budget")["oracle_calls"].median()
-        color, label = _COLORS[algorithm], _LABELS[algorithm]
-        gaps = _quantiles(rows, "budget", "gap").clip(lower=1e-4)
-        _band(gap_axis, calls.to_numpy(), gaps, color, label)
+        calls = rows.groupby("budget")["oracle_calls"].median().to_numpy()
+        style = algorithm_style(algorithm)
+        _band(gap_axis, calls, _quantiles(rows, "budget", "gap").clip(lower=1e-4), algorithm)
         bound = rows.groupby("budget")["gap_bound"].median()
         gap_axis.plot(
-            calls.to_numpy(), bound.to_numpy(), "--", color=color, label=f"bound ({label})"
+            calls, bound.to_numpy(), "--", color=style.colour, label=f"bound ({style.label})"
         )
-        _band(
-            exploit_axis,
-            calls.to_numpy(),
-            _quantiles(rows, "budget", "exploitability"),
-            color,
-            label,
-        )
+        _band(exploit_axis, calls, _quantiles(rows, "budget", "exploitability"), algorithm)
     gap_axis.set(
         xscale="log",
         yscale="log",
         xlabel="oracle calls",
         ylabel="max_w min_u w'Bu - min_u wbar'Bu",
-        title="gap to the LP value of Mhat",
+        title="gap to the LP value of M-hat",
     )
     exploit_axis.set(
         xscale="log",
@@ -125,41 +120,40 @@ def plot_convergence(solvers: pd.DataFrame) -> Any:
         ylabel="exploitability in M",
         title="achieved epsilon in M",
     )
-    gap_axis.legend(fontsize=7)
-    exploit_axis.legend(fontsize=7)
-    figure.tight_layout()
-    return figure
+    _legend_below(gap_axis)
+    _legend_below(exploit_axis)
+    seeds, m = solvers["seed"].nunique(), int(solvers["n_explore"].iloc[0])
+    return _finish(
+        figure,
+        "Solving the compact game with oracle calls (Theorems fpl, proj-out2)",
+        f"Medians over {seeds} seeds (m = {m}) with inter-quartile bands; dashed: the bounds "
+        "at each budget",
+    )
 
 
 def plot_explore_first(explore_first: pd.DataFrame) -> Any:
     """Deviation ``max |Mhat - M|`` and exploitability in ``M`` against ``m`` (log-log)."""
-    figure, (deviation_axis, exploit_axis) = _axes(2)
+    figure, (deviation_axis, exploit_axis) = panel_grid(2, columns=2)
     lp = explore_first[explore_first["solver"] == "lp"]
     for estimator, rows in lp.groupby("estimator", sort=False):
-        color, label = _COLORS[estimator], _LABELS[estimator]
+        style = algorithm_style(estimator)
         m = np.sort(rows["n_explore"].unique())
-        _band(deviation_axis, m, _quantiles(rows, "n_explore", "deviation"), color, label)
+        _band(deviation_axis, m, _quantiles(rows, "n_explore", "deviation"), estimator)
         bound = rows.groupby("n_explore")["deviation_bound"].median()
-        deviation_axis.plot(m, bound.to_numpy(), "--", color=color, label=f"eps' ({label})")
-        _band(
-            exploit_axis, m, _quantiles(rows, "n_explore", "exploitability"), color, f"LP, {label}"
-        )
-    paper = explore_first[explore_first["estimator"] == "importance_weighted"]
-    for solver, marker in (("fpl", "s"), ("pgd", "^")):
-        rows = paper[paper["solver"] == solver]
-        m = np.sort(rows["n_explore"].unique())
-        budget = int(rows["budget"].iloc[0])
-        label = (
-            f"{_LABELS[solver]} ({'N' if solver == 'fpl' else 'T'} = {budget}), paper's estimator"
-        )
+        deviation_axis.plot(m, bound.to_numpy(), "--", color=style.colour, label="its eps'")
         _band(
             exploit_axis,
             m,
             _quantiles(rows, "n_explore", "exploitability"),
-            _COLORS[solver],
-            label,
-            marker,
+            estimator,
+            f"exact LP, {style.label}",
         )
+    paper = explore_first[explore_first["estimator"] == "importance_weighted"]
+    for solver, budget_name in (("fpl", "N"), ("pgd", "T_in = T_out")):
+        rows = paper[paper["solver"] == solver]
+        m = np.sort(rows["n_explore"].unique())
+        label = f"{algorithm_style(solver).label} ({budget_name} = {int(rows['budget'].iloc[0])})"
+        _band(exploit_axis, m, _quantiles(rows, "n_explore", "exploitability"), solver, label)
     paper_lp = lp[lp["estimator"] == "importance_weighted"]
     twice = 2 * paper_lp.groupby("n_explore")["deviation_bound"].median()
     exploit_axis.plot(twice.index, twice.to_numpy(), "k--", label="2 eps' (paper's estimator)")
@@ -167,7 +161,7 @@ def plot_explore_first(explore_first: pd.DataFrame) -> Any:
         xscale="log",
         yscale="log",
         xlabel="exploration rounds m",
-        ylabel="max |Mhat - M|",
+        ylabel="max |M-hat - M|",
         title="Lemma eq. (f2)",
     )
     exploit_axis.set(
@@ -177,57 +171,84 @@ def plot_explore_first(explore_first: pd.DataFrame) -> Any:
         ylabel="exploitability in M",
         title="Theorem main-eps",
     )
-    deviation_axis.legend(fontsize=7)
-    exploit_axis.legend(fontsize=6)
-    figure.tight_layout()
-    return figure
+    _legend_below(deviation_axis, columns=2)
+    _legend_below(exploit_axis)
+    return _finish(
+        figure,
+        "Exploration: how good is the estimated game?",
+        [
+            f"Medians over {explore_first['seed'].nunique()} seeds with inter-quartile bands; "
+            "dashed: the bounds.",
+            "Right: SparringFPL and ProjectedGD solve the paper's estimator's game.",
+        ],
+    )
 
 
 def plot_regret(regret: pd.DataFrame) -> Any:
     """Mean regret (rd1) against ``T`` (log-log) with reference slopes 2/3 and 1/2."""
-    figure, (axis,) = _axes(1, width=5.6, height=4.2)
+    figure, (axis,) = panel_grid(1)
     for algorithm, rows in regret.groupby("algorithm", sort=False):
-        stats = rows.groupby("horizon")["regret"].agg(["mean", "std", "count"])
-        half = 1.96 * stats["std"] / np.sqrt(stats["count"])
-        color = _COLORS[algorithm]
-        axis.plot(stats.index, stats["mean"], "o-", color=color, label=_LABELS[algorithm])
+        style = algorithm_style(algorithm)
+        stats = pd.DataFrame(
+            [
+                mean_with_interval(part["regret"]) | {"horizon": horizon}
+                for horizon, part in rows.groupby("horizon")
+            ]
+        )
+        axis.plot(
+            stats["horizon"],
+            stats["mean"],
+            marker=style.marker,
+            color=style.colour,
+            label=style.label,
+        )
         axis.fill_between(
-            stats.index, stats["mean"] - half, stats["mean"] + half, color=color, alpha=0.2
+            stats["horizon"], stats["ci_low"], stats["ci_high"], color=style.colour, alpha=0.2
         )
     horizons = np.sort(regret["horizon"].unique()).astype(np.float64)
     anchor = regret[regret["horizon"] == horizons[0]]["regret"].mean()
-    for exponent, style in ((2 / 3, ":"), (0.5, "-.")):
+    for exponent, line in ((2 / 3, ":"), (0.5, "-.")):
         axis.plot(
             horizons,
             anchor * (horizons / horizons[0]) ** exponent,
-            "k" + style,
+            "k" + line,
             label=f"slope {exponent:.2f}",
         )
-    axis.set(
-        xscale="log",
-        yscale="log",
-        xlabel="horizon T",
-        ylabel="regret (rd1)",
-        title="Theorem main-regret against SparringEXP4.P",
+    axis.set(xscale="log", yscale="log", xlabel="horizon T", ylabel="regret (rd1)")
+    _legend_below(axis, columns=2)
+    return _finish(
+        figure,
+        "Theorem main-regret against SparringEXP4.P",
+        [
+            f"Mean regret over {regret['seed'].nunique()} seeds with 95% intervals;",
+            "reference slopes from the smallest T",
+        ],
     )
-    axis.legend(fontsize=7)
-    figure.tight_layout()
-    return figure
 
 
 def plot_scaling(scaling: pd.DataFrame) -> Any:
-    """Wall-clock time and peak memory against ``|Pi|`` (log-log), medians over repeats."""
-    figure, (time_axis, memory_axis) = _axes(2)
-    medians = (
-        scaling.groupby(["method", "n_policies"])[["seconds", "peak_mb"]].median().reset_index()
+    """Wall-clock time and peak memory against ``|Pi|`` (log-log): medians over repeats with
+    their minimum-maximum band."""
+    figure, (time_axis, memory_axis) = panel_grid(2, columns=2)
+    grouped = scaling.groupby(["method", "n_policies"], sort=False)[["seconds", "peak_mb"]]
+    spread = pd.concat(
+        {statistic: grouped.agg(statistic) for statistic in ("median", "min", "max")}, axis=1
     )
-    for method, rows in medians.groupby("method", sort=False):
-        color, label = _COLORS[method], _LABELS[method]
-        time_axis.plot(rows["n_policies"], rows["seconds"], "o-", color=color, label=label)
-        memory_axis.plot(rows["n_policies"], rows["peak_mb"], "o-", color=color, label=label)
-    time_axis.set(
-        xscale="log", yscale="log", xlabel="|Pi|", ylabel="seconds", title="time (same T = m data)"
-    )
+    for method, rows in spread.groupby(level="method", sort=False):
+        style = algorithm_style(str(method))
+        sizes = rows.index.get_level_values("n_policies")
+        for axis, column in ((time_axis, "seconds"), (memory_axis, "peak_mb")):
+            axis.plot(
+                sizes,
+                rows[("median", column)],
+                marker=style.marker,
+                color=style.colour,
+                label=style.label,
+            )
+            axis.fill_between(
+                sizes, rows[("min", column)], rows[("max", column)], color=style.colour, alpha=0.2
+            )
+    time_axis.set(xscale="log", yscale="log", xlabel="|Pi|", ylabel="seconds", title="time")
     memory_axis.set(
         xscale="log", yscale="log", xlabel="|Pi|", ylabel="peak MB above baseline", title="memory"
     )
@@ -241,9 +262,15 @@ def plot_scaling(scaling: pd.DataFrame) -> Any:
                 transform=axis.transAxes,
             )
     else:
-        time_axis.legend(fontsize=7)
-    figure.tight_layout()
-    return figure
+        _legend_below(time_axis)
+        _legend_below(memory_axis)
+    repeats = scaling["repeat"].nunique() if "repeat" in scaling else 0
+    return _finish(
+        figure,
+        "Time and memory against the size of the policy class",
+        f"The same T = m duels for every method; medians over {repeats} repeats with their "
+        "minimum-maximum band",
+    )
 
 
 def plot_oracle_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
