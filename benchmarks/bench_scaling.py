@@ -5,7 +5,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_scaling.py [--sizes 100 1000 10000 100000 1000000]
         [--rounds 2000] [--fpl-rounds 100] [--pgd-iterations 8] [--repeats 1] [--output FILE.md]
 
-Every measurement runs in a fresh process (:func:`cdbandits.experiments.oracle.scaling.measure`):
+Every measurement runs in a new process (:func:`cdbandits.experiments.oracle.scaling.measure`):
 decision stumps with ``|Pi| = d (n_bins - 1) K^2`` (``d = 4``, ``K = 5``), a synthetic
 population of 200 contexts, the same data budget ``T = m = --rounds`` for every method.
 SparringEXP4.P needs the action table and a weight per policy (linear in ``|Pi|``); SparringFPL

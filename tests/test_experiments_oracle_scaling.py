@@ -1,4 +1,4 @@
-"""Scaling measurements: one per method in this process, one in a fresh process, the table."""
+"""Scaling measurements: one per method in this process, one in a forked process, the table."""
 
 import dataclasses
 
@@ -35,12 +35,17 @@ def test_one_measurement_per_method(method):
     assert 0 <= result["exploitability"] <= 2
 
 
-def test_a_fresh_process_gets_the_same_settings_and_result():
+def test_a_forked_process_gets_the_same_settings_and_result():
     here = measure_here("fpl", SETTINGS, 16, seed=3)
     fresh = measure("fpl", SETTINGS, 16, seed=3)
     assert fresh["exploitability"] == here["exploitability"]
     other_budget = dataclasses.replace(SETTINGS, explore_rounds=61)
     assert measure_here("fpl", other_budget, 16, seed=3)["exploitability"] != here["exploitability"]
+
+
+def test_a_failed_measurement_names_the_method_and_size():
+    with pytest.raises(RuntimeError, match=r"the pgd measurement at \|Pi\| = 15 failed"):
+        measure("pgd", SETTINGS, 15, seed=0)
 
 
 def test_no_class_size_gives_an_empty_table_with_its_columns():

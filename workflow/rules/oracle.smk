@@ -103,6 +103,12 @@ rule summarise_oracle:
             category=ORACLE_CATEGORY,
             subcategory="Bounds",
         ),
+        crossovers_markdown=report(
+            "results/oracle/crossovers.md",
+            caption="../report/oracle/crossovers.rst",
+            category=ORACLE_CATEGORY,
+            subcategory="Tables",
+        ),
         summary=report(
             "results/oracle/summary.json",
             caption="../report/oracle/summary.rst",

@@ -14,7 +14,8 @@ with log_to_file(snakemake.log[0]) as log:
     )
     for name, table in summary.tables.items():
         write_csv(snakemake.output[name], table)
-    write_text(snakemake.output.markdown, summary.markdown)
+    write_text(snakemake.output.markdown, summary.bound_markdown)
+    write_text(snakemake.output.crossovers_markdown, summary.scaling_markdown)
     bounds = summary.tables["bound_table"]
     log.info("bound table:\n%s", bounds[["statement", "coverage", "empirical_rate"]])
     write_json(snakemake.output.summary, summary.overview(run_metadata(oracle, seeds=seed)))

@@ -14,7 +14,7 @@ environment, and measured against SparringEXP4.P as the policy class grows. Room
   bound table (with its Markdown), the theory's settings, the learned oracles, the scaling
   crossovers;
 * :mod:`.figures`: what is drawn;
-* :mod:`.scaling`: time and memory against ``|Pi|``, each measurement in a fresh process.
+* :mod:`.scaling`: time and memory against ``|Pi|``, each measurement in its own process.
 
 The modules are imported on demand (the workflow reads :mod:`.settings` when it starts).
 """

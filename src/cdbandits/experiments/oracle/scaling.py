@@ -15,23 +15,23 @@ over policies:
 * ``fpl_learned``: the same FPL with a scikit-learn decision stump (weighted multiclass
   reduction) as oracle.
 
-Each measurement runs in a fresh Python process (:func:`measure`, which runs this module):
-a warm-up on the smallest class loads the compiled kernels, the peak resident set size is
-reset (``/proc/self/clear_refs``), and then the method is timed from building what it needs
-(table or oracle) to its output. ``peak_mb`` is the peak resident memory above the
-process's size before the method started. The output's exploitability in ``M`` is computed
-afterwards, exactly, with the compressed oracle on the population (not timed).
+Each measurement runs in a new process forked from the caller (:func:`measure`), so that
+measurements share no allocations or caches: a warm-up on the smallest class loads the
+compiled kernels, the peak resident set size is reset (``/proc/self/clear_refs``), and then
+the method is timed from building what it needs (table or oracle) to its output.
+``peak_mb`` is the peak resident memory above the process's size before the method started.
+The output's exploitability in ``M`` is computed afterwards, exactly, with the compressed
+oracle on the population (not timed). Every repeat of a measurement runs the same
+computation (the same random stream), so the repeats show how much time and memory vary.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
-import os
-import subprocess
-import sys
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -65,20 +65,13 @@ SCALING_METHODS = ("sparring_exp4p", "fpl", "pgd", "fpl_learned")
 _TABLE_CHUNK = 65536
 
 
-def _peak_rss_kb() -> int:
+def _status_kb(field: str) -> int:
+    """A memory field of ``/proc/self/status`` (``VmHWM``: peak, ``VmRSS``: current), kB."""
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1])
-    raise RuntimeError("/proc/self/status has no VmHWM line")
-
-
-def _current_rss_kb() -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("/proc/self/status has no VmRSS line")
+    raise RuntimeError(f"/proc/self/status has no {field} line")
 
 
 def _reset_peak() -> bool:
@@ -159,7 +152,7 @@ def _run(
 def measure_here(
     method: str, settings: ScalingSettings, class_size: int, seed: int
 ) -> dict[str, Any]:
-    """One measurement in the current process (meant for a fresh one; see :func:`measure`).
+    """One measurement in the current process (meant for a new one: :func:`measure`).
 
     Parameters
     ----------
@@ -191,11 +184,11 @@ def measure_here(
     _run(method, environment, smallest, warm_up, warm_rng)
     stumps = DecisionStumps(k, settings.stump_bins(class_size)).fit(population.features)
     reset = _reset_peak()
-    before = _current_rss_kb() if reset else _peak_rss_kb()
+    before = _status_kb("VmRSS") if reset else _status_kb("VmHWM")
     start = time.perf_counter()
     actions, weights, uniform = _run(method, environment, stumps, settings, run_rng)
     seconds = time.perf_counter() - start
-    peak_mb = (_peak_rss_kb() - before) / 1024.0
+    peak_mb = (_status_kb("VmHWM") - before) / 1024.0
     distributions = _distributions(actions, weights, uniform, k)
     evaluator = CompressedStumpOracle(stumps, population.features)
     exploitability = -contextual_exploitability(population, evaluator, distributions)
@@ -210,40 +203,19 @@ def measure_here(
 
 
 def measure(method: str, settings: ScalingSettings, class_size: int, seed: int) -> dict[str, Any]:
-    """:func:`measure_here` in a fresh Python process (``python -m`` this module).
+    """:func:`measure_here` in a new process, forked from this one.
 
-    The child gets ``PYTHONPATH`` from the environment and one thread for numerical
-    libraries, so measurements of different methods compete for the same resources.
+    The fork starts with the modules this process has imported (so it pays no import time)
+    and with no state of any earlier measurement, each of which ran in its own fork.
     """
-    request = json.dumps(
-        {
-            "method": method,
-            "settings": dataclasses.asdict(settings),
-            "class_size": class_size,
-            "seed": seed,
-        }
-    )
-    single_thread = {
-        name: "1"
-        for name in (
-            "OMP_NUM_THREADS",
-            "OPENBLAS_NUM_THREADS",
-            "MKL_NUM_THREADS",
-            "NUMBA_NUM_THREADS",
-        )
-    }
-    completed = subprocess.run(
-        [sys.executable, "-m", __name__, request],
-        capture_output=True,
-        text=True,
-        env=os.environ | single_thread,
-        check=False,
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(
-            f"the {method} measurement at |Pi| = {class_size} failed:\n{completed.stderr[-4000:]}"
-        )
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        try:
+            return pool.submit(measure_here, method, settings, class_size, seed).result()
+        except Exception as error:
+            raise RuntimeError(
+                f"the {method} measurement at |Pi| = {class_size} failed: {error!r}"
+            ) from error
 
 
 #: Columns of :func:`scaling_table`.
@@ -259,7 +231,7 @@ SCALING_COLUMNS = (
 
 
 def scaling_table(settings: ScalingSettings, seed: int) -> pd.DataFrame:
-    """Every method at every class size, ``settings.repeats`` times, each in a fresh process.
+    """Every method at every class size, ``settings.repeats`` times, each in its own process.
 
     Returns
     -------
@@ -273,21 +245,3 @@ def scaling_table(settings: ScalingSettings, seed: int) -> pd.DataFrame:
                 rows.append(measure(method, settings, class_size, seed) | {"repeat": repeat})
                 logger.info("%s", rows[-1])
     return pd.DataFrame(rows, columns=list(SCALING_COLUMNS))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the child process: one JSON request in, one JSON line out."""
-    arguments = sys.argv[1:] if argv is None else argv
-    if len(arguments) != 1:
-        raise SystemExit("usage: python -m cdbandits.experiments.oracle.scaling '<json request>'")
-    request = json.loads(arguments[0])
-    fields = request["settings"]
-    settings = ScalingSettings(**fields | {"class_sizes": tuple(fields["class_sizes"])})
-    result = measure_here(
-        request["method"], settings, int(request["class_size"]), int(request["seed"])
-    )
-    print(json.dumps(result))
-
-
-if __name__ == "__main__":
-    main()

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ...oracle_methods.theory import ALGORITHMS, theory_parameters
+from ...plotting import algorithm_style
 from ...randomness import named_generator
 from ...stats import bootstrap_slope_per_value, clopper_pearson
 from ..shards import combine_shards
@@ -48,6 +49,7 @@ __all__ = [
     "learned_summary",
     "read_table",
     "scaling_crossovers",
+    "scaling_markdown",
     "statement_rows",
     "summarise_oracle",
     "theory_table",
@@ -310,53 +312,148 @@ CROSSOVER_COLUMNS = (
     "method",
     "baseline",
     "resource",
+    "repeats",
     "wins_from_measured",
-    "crossover_interpolated",
     "wins_everywhere",
-    "largest_ratio",
+    "crossover_median",
+    "crossover_min",
+    "crossover_max",
     "at_n_policies",
+    "largest_ratio_median",
+    "largest_ratio_min",
+    "largest_ratio_max",
 )
+
+#: The measured resources of the scaling table.
+RESOURCES = ("seconds", "peak_mb")
+
+
+def _crossovers_of(values: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """Per method and resource, from one value per (method, ``|Pi|``): the smallest measured
+    size from which the method uses less than ``baseline`` at every larger size, the
+    crossover interpolated log-log between that size and the one below (``nan`` when the
+    method wins everywhere or nowhere), and the baseline's use over the method's at the
+    largest size."""
+    base = values[values["method"] == baseline].set_index("n_policies")
+    rows = []
+    for method, part in values[values["method"] != baseline].groupby("method"):
+        part = part.set_index("n_policies")
+        part = part.loc[base.index.intersection(part.index)].sort_index()
+        sizes = part.index.to_numpy()
+        for resource in RESOURCES:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = base.loc[sizes, resource].to_numpy() / part[resource].to_numpy()
+                excess = -np.log(ratio)  # log(method / baseline): < 0 where the method wins
+            first = next((i for i in range(sizes.size) if (ratio[i:] > 1.0).all()), None)
+            crossover = math.nan
+            if first is not None and first > 0:
+                x0, x1 = math.log(sizes[first - 1]), math.log(sizes[first])
+                y0, y1 = excess[first - 1], excess[first]
+                if np.isfinite([y0, y1]).all() and y0 != y1:
+                    crossover = math.exp(x0 + (x1 - x0) * y0 / (y0 - y1))
+            rows.append(
+                {
+                    "method": method,
+                    "resource": resource,
+                    "wins_from_measured": float(sizes[first]) if first is not None else math.nan,
+                    "wins_everywhere": bool(first == 0),
+                    "crossover": crossover,
+                    "at_n_policies": float(sizes[-1]),
+                    "largest_ratio": float(ratio[-1]),
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def scaling_crossovers(scaling: pd.DataFrame, baseline: str = "sparring_exp4p") -> pd.DataFrame:
     """From which ``|Pi|`` on each method beats ``baseline`` in time and in memory.
 
-    Per method and resource (``seconds``, ``peak_mb``; medians over repeats): the smallest
-    measured ``|Pi|`` from which the method uses less than the baseline at every larger
-    measured size, and the crossover interpolated log-log between that size and the one
-    below (``nan`` when the method wins everywhere or nowhere).
+    Per method and resource (``seconds``, ``peak_mb``): from the medians over repeats, the
+    smallest measured ``|Pi|`` from which the method uses less than the baseline at every
+    larger size (``wins_from_measured``, ``wins_everywhere``); from each repeat on its own,
+    the crossover interpolated log-log between that size and the one below, and the ratio
+    baseline / method at the largest size, reported as median, minimum and maximum over the
+    repeats (NaN where no repeat has a crossover).
     """
-    medians = (
-        scaling.groupby(["method", "n_policies"])[["seconds", "peak_mb"]].median().reset_index()
+    if scaling.empty:
+        return pd.DataFrame(columns=list(CROSSOVER_COLUMNS))
+    if "repeat" not in scaling:
+        scaling = scaling.assign(repeat=0)
+    keys = ["method", "n_policies"]
+    medians = scaling.groupby(keys)[list(RESOURCES)].median().reset_index()
+    table = _crossovers_of(medians, baseline).drop(columns=["crossover", "largest_ratio"])
+    per_repeat = pd.concat(
+        [_crossovers_of(part, baseline) for _, part in scaling.groupby("repeat")],
+        ignore_index=True,
     )
-    base = medians[medians["method"] == baseline].set_index("n_policies")
-    rows = []
-    for method, part in medians[medians["method"] != baseline].groupby("method"):
-        part = part.set_index("n_policies")
-        part = part.loc[base.index.intersection(part.index)].sort_index()
-        for resource in ("seconds", "peak_mb"):
-            wins = (part[resource] < base.loc[part.index, resource]).to_numpy()
-            sizes = part.index.to_numpy()
-            first = next((i for i in range(sizes.size) if wins[i:].all()), None)
-            interpolated = math.nan
-            if first is not None and first > 0:
-                ratio = np.log(part[resource].to_numpy() / base.loc[sizes, resource].to_numpy())
-                x0, x1 = math.log(sizes[first - 1]), math.log(sizes[first])
-                y0, y1 = ratio[first - 1], ratio[first]
-                interpolated = math.exp(x0 + (x1 - x0) * y0 / (y0 - y1)) if y0 != y1 else math.nan
-            rows.append(
-                {
-                    "method": method,
-                    "baseline": baseline,
-                    "resource": resource,
-                    "wins_from_measured": float(sizes[first]) if first is not None else math.nan,
-                    "crossover_interpolated": interpolated,
-                    "wins_everywhere": bool(first == 0),
-                    "largest_ratio": float((base.loc[sizes, resource] / part[resource]).iloc[-1]),
-                    "at_n_policies": float(sizes[-1]),
-                }
-            )
-    return pd.DataFrame(rows, columns=CROSSOVER_COLUMNS)
+    spread = per_repeat.groupby(["method", "resource"], sort=False)[["crossover", "largest_ratio"]]
+    for statistic in ("median", "min", "max"):
+        values = spread.agg(statistic).add_suffix(f"_{statistic}").reset_index()
+        table = table.merge(values, on=["method", "resource"])
+    table["baseline"] = baseline
+    table["repeats"] = scaling["repeat"].nunique()
+    return table[list(CROSSOVER_COLUMNS)]
+
+
+def _rounded(value: float, unit: str = "") -> str:
+    """Two significant digits, thousands separated (``n/a`` for NaN)."""
+    if math.isnan(value):
+        return "n/a"
+    rounded = float(f"{value:.2g}")
+    text = f"{rounded:,.0f}" if rounded >= 100 else f"{rounded:g}"
+    return text + unit
+
+
+def _with_spread(median: float, low: float, high: float, unit: str = "") -> str:
+    if math.isnan(median):
+        return "n/a"
+    return f"{_rounded(median, unit)} ({_rounded(low)}–{_rounded(high, unit)})"
+
+
+def _beats(found: pd.DataFrame, resource: str) -> str:
+    """From which ``|Pi|`` a method beats the baseline in ``resource`` (a crossovers row)."""
+    if resource not in found.index:
+        return "(baseline)"
+    row = found.loc[resource]
+    if row["wins_everywhere"]:
+        return "every size measured"
+    if math.isnan(row["wins_from_measured"]):
+        return "no size measured"
+    return _with_spread(row["crossover_median"], row["crossover_min"], row["crossover_max"])
+
+
+def scaling_markdown(
+    scaling: pd.DataFrame, crossovers: pd.DataFrame, baseline: str = "sparring_exp4p"
+) -> str:
+    """The scaling measurements as a Markdown table (for the README).
+
+    Per method: time and memory at the largest ``|Pi|``, and from which ``|Pi|`` it beats
+    ``baseline`` in each (:func:`scaling_crossovers`), each as the median over repeats with
+    the minimum and maximum in parentheses.
+    """
+    if scaling.empty:
+        return "No class sizes were measured in this configuration.\n"
+    largest = scaling[scaling["n_policies"] == scaling["n_policies"].max()]
+    size = f"{int(largest['n_policies'].iloc[0]):,}"
+    header = (
+        f"| method | time at \\|Π\\| = {size} | memory at \\|Π\\| = {size} "
+        f"| beats {algorithm_style(baseline).label} in time from \\|Π\\| ≈ "
+        "| in memory from \\|Π\\| ≈ |\n|---|---|---|---|---|\n"
+    )
+    lines = []
+    for method, part in largest.groupby("method", sort=False):
+        cells = [
+            _with_spread(part[column].median(), part[column].min(), part[column].max(), unit)
+            for column, unit in (("seconds", " s"), ("peak_mb", " MB"))
+        ]
+        found = crossovers[crossovers["method"] == method].set_index("resource")
+        cells += [_beats(found, resource) for resource in RESOURCES]
+        lines.append(f"| {algorithm_style(method).label} | " + " | ".join(cells) + " |")
+    note = (
+        f"Medians over {scaling['repeat'].nunique()} repeats, minimum–maximum in parentheses; "
+        "crossovers interpolated log-log between the measured sizes, in each repeat.\n\n"
+    )
+    return note + header + "\n".join(lines) + "\n"
 
 
 def theory_table(
@@ -432,12 +529,15 @@ class OracleSummary:
     tables : dict of str to pandas.DataFrame
         By output name: the combined rows of each experiment, ``bound_table``,
         ``bound_detail``, ``crossovers``, ``learned_summary`` and ``theory``.
-    markdown : str
+    bound_markdown : str
         The bound table as Markdown (:func:`bound_table_markdown`).
+    scaling_markdown : str
+        The scaling measurements and crossovers as Markdown (:func:`scaling_markdown`).
     """
 
     tables: dict[str, pd.DataFrame]
-    markdown: str
+    bound_markdown: str
+    scaling_markdown: str
 
     def overview(self, metadata: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON summary: bound table, whether every bound met its coverage, crossovers,
@@ -476,13 +576,16 @@ def summarise_oracle(
     experiments = {name: combine_experiment_shards(shards[name], name) for name in EXPERIMENTS}
     summary, detail = bound_table(bound_checks(experiments), settings.delta, seed, online_coverage)
     class_sizes = sorted({int(experiments["explore_first"]["n_policies"].iloc[0]), LARGE_CLASS})
+    crossovers = scaling_crossovers(scaling)
     tables = experiments | {
         "bound_table": summary,
         "bound_detail": detail,
-        "crossovers": scaling_crossovers(scaling),
+        "crossovers": crossovers,
         "learned_summary": learned_summary(experiments["learned"]),
         "theory": theory_table(
             settings.theory_epsilons, settings.delta, settings.n_actions, class_sizes
         ),
     }
-    return OracleSummary(tables, bound_table_markdown(summary))
+    return OracleSummary(
+        tables, bound_table_markdown(summary), scaling_markdown(scaling, crossovers)
+    )
