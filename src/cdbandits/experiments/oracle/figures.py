@@ -56,6 +56,10 @@ def _finish(figure: Any, title: str, caption: str | Sequence[str]) -> Any:
     return figure
 
 
+def _log_log(axis: Any, xlabel: str, ylabel: str, title: str = "") -> None:
+    axis.set(xscale="log", yscale="log", xlabel=xlabel, ylabel=ylabel, title=title)
+
+
 def _legend_below(axis: Any, columns: int = 1) -> None:
     """The axis's legend under it (below its x label), outside the plotting area."""
     axis.legend(
@@ -106,20 +110,10 @@ def plot_convergence(solvers: pd.DataFrame) -> Any:
             calls, bound.to_numpy(), "--", color=style.colour, label=f"bound ({style.label})"
         )
         _band(exploit_axis, calls, _quantiles(rows, "budget", "exploitability"), algorithm)
-    gap_axis.set(
-        xscale="log",
-        yscale="log",
-        xlabel="oracle calls",
-        ylabel="max_w min_u w'Bu - min_u wbar'Bu",
-        title="gap to the LP value of M-hat",
+    _log_log(
+        gap_axis, "oracle calls", "max_w min_u w'Bu - min_u wbar'Bu", "gap to the LP value of M-hat"
     )
-    exploit_axis.set(
-        xscale="log",
-        yscale="log",
-        xlabel="oracle calls",
-        ylabel="exploitability in M",
-        title="achieved epsilon in M",
-    )
+    _log_log(exploit_axis, "oracle calls", "exploitability in M", "achieved epsilon in M")
     _legend_below(gap_axis)
     _legend_below(exploit_axis)
     seeds, m = solvers["seed"].nunique(), int(solvers["n_explore"].iloc[0])
@@ -157,20 +151,8 @@ def plot_explore_first(explore_first: pd.DataFrame) -> Any:
     paper_lp = lp[lp["estimator"] == "importance_weighted"]
     twice = 2 * paper_lp.groupby("n_explore")["deviation_bound"].median()
     exploit_axis.plot(twice.index, twice.to_numpy(), "k--", label="2 eps' (paper's estimator)")
-    deviation_axis.set(
-        xscale="log",
-        yscale="log",
-        xlabel="exploration rounds m",
-        ylabel="max |M-hat - M|",
-        title="Lemma eq. (f2)",
-    )
-    exploit_axis.set(
-        xscale="log",
-        yscale="log",
-        xlabel="exploration rounds m",
-        ylabel="exploitability in M",
-        title="Theorem main-eps",
-    )
+    _log_log(deviation_axis, "exploration rounds m", "max |M-hat - M|", "Lemma eq. (f2)")
+    _log_log(exploit_axis, "exploration rounds m", "exploitability in M", "Theorem main-eps")
     _legend_below(deviation_axis, columns=2)
     _legend_below(exploit_axis)
     return _finish(
@@ -214,7 +196,7 @@ def plot_regret(regret: pd.DataFrame) -> Any:
             "k" + line,
             label=f"slope {exponent:.2f}",
         )
-    axis.set(xscale="log", yscale="log", xlabel="horizon T", ylabel="regret (rd1)")
+    _log_log(axis, "horizon T", "regret (rd1)")
     _legend_below(axis, columns=2)
     return _finish(
         figure,
@@ -248,10 +230,8 @@ def plot_scaling(scaling: pd.DataFrame) -> Any:
             axis.fill_between(
                 sizes, rows[("min", column)], rows[("max", column)], color=style.colour, alpha=0.2
             )
-    time_axis.set(xscale="log", yscale="log", xlabel="|Pi|", ylabel="seconds", title="time")
-    memory_axis.set(
-        xscale="log", yscale="log", xlabel="|Pi|", ylabel="peak MB above baseline", title="memory"
-    )
+    _log_log(time_axis, "|Pi|", "seconds", "time")
+    _log_log(memory_axis, "|Pi|", "peak MB above baseline", "memory")
     if scaling.empty:
         for axis in (time_axis, memory_axis):
             axis.text(
