@@ -241,16 +241,15 @@ def plot_scaling(scaling: pd.DataFrame) -> Any:
                 ha="center",
                 transform=axis.transAxes,
             )
+        caption = "No class size is measured in this configuration (oracle.scaling.class_sizes)"
     else:
         _legend_below(time_axis)
         _legend_below(memory_axis)
-    repeats = scaling["repeat"].nunique() if "repeat" in scaling else 0
-    return _finish(
-        figure,
-        "Time and memory against the size of the policy class",
-        f"The same T = m duels for every method; medians over {repeats} repeats with their "
-        "minimum-maximum band",
-    )
+        caption = (
+            "The same T = m duels for every method; medians over "
+            f"{scaling['repeat'].nunique()} repeats with their minimum-maximum band"
+        )
+    return _finish(figure, "Time and memory against the size of the policy class", caption)
 
 
 def plot_oracle_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
