@@ -1,4 +1,4 @@
-"""Scaling measurements: one per method in this process, one in a forked process, the table."""
+"""Scaling measurements: one per method in this process, others in a server's children."""
 
 import dataclasses
 
@@ -7,6 +7,7 @@ import pytest
 from cdbandits.experiments.oracle.scaling import (
     SCALING_COLUMNS,
     SCALING_METHODS,
+    MeasurementServer,
     measure,
     measure_here,
     scaling_table,
@@ -35,7 +36,7 @@ def test_one_measurement_per_method(method):
     assert 0 <= result["exploitability"] <= 2
 
 
-def test_a_forked_process_gets_the_same_settings_and_result():
+def test_a_new_process_gets_the_same_settings_and_result():
     here = measure_here("fpl", SETTINGS, 16, seed=3)
     fresh = measure("fpl", SETTINGS, 16, seed=3)
     assert fresh["exploitability"] == here["exploitability"]
@@ -43,9 +44,11 @@ def test_a_forked_process_gets_the_same_settings_and_result():
     assert measure_here("fpl", other_budget, 16, seed=3)["exploitability"] != here["exploitability"]
 
 
-def test_a_failed_measurement_names_the_method_and_size():
-    with pytest.raises(RuntimeError, match=r"the pgd measurement at \|Pi\| = 15 failed"):
-        measure("pgd", SETTINGS, 15, seed=0)
+def test_a_failed_measurement_names_the_method_and_size_and_the_server_goes_on():
+    with MeasurementServer() as server:
+        with pytest.raises(RuntimeError, match=r"the pgd measurement at \|Pi\| = 15 failed"):
+            server.measure("pgd", SETTINGS, 15, seed=0)
+        assert server.measure("pgd", SETTINGS, 16, seed=0)["n_policies"] == 16
 
 
 def test_no_class_size_gives_an_empty_table_with_its_columns():

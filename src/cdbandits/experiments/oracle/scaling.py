@@ -15,10 +15,11 @@ over policies:
 * ``fpl_learned``: the same FPL with a scikit-learn decision stump (weighted multiclass
   reduction) as oracle.
 
-Each measurement runs in a new process forked from the caller (:func:`measure`), so that
-measurements share no allocations or caches: a warm-up on the smallest class loads the
-compiled kernels, the peak resident set size is reset (``/proc/self/clear_refs``), and then
-the method is timed from building what it needs (table or oracle) to its output.
+Each measurement runs in its own process, forked from a fresh interpreter that has imported
+the library (:class:`MeasurementServer`), so that measurements share no allocations or
+caches: a warm-up on the smallest class loads the compiled kernels, the peak resident set
+size is reset (``/proc/self/clear_refs``), and then the method is timed from building what
+it needs (table or oracle) to its output.
 ``peak_mb`` is the peak resident memory above the process's size before the method started.
 The output's exploitability in ``M`` is computed afterwards, exactly, with the compressed
 oracle on the population (not timed). Every repeat of a measurement runs the same
@@ -28,10 +29,12 @@ computation (the same random stream), so the repeats show how much time and memo
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
-import multiprocessing
+import os
+import subprocess
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -54,7 +57,15 @@ from ...randomness import named_generator
 from .learners import learned_estimator
 from .settings import ScalingSettings
 
-__all__ = ["SCALING_COLUMNS", "SCALING_METHODS", "measure", "measure_here", "scaling_table"]
+__all__ = [
+    "SCALING_COLUMNS",
+    "SCALING_METHODS",
+    "MeasurementServer",
+    "measure",
+    "measure_here",
+    "scaling_table",
+    "serve",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -202,20 +213,66 @@ def measure_here(
     }
 
 
-def measure(method: str, settings: ScalingSettings, class_size: int, seed: int) -> dict[str, Any]:
-    """:func:`measure_here` in a new process, forked from this one.
+class MeasurementServer:
+    """A fresh Python process that forks one child per measurement (a context manager).
 
-    The fork starts with the modules this process has imported (so it pays no import time)
-    and with no state of any earlier measurement, each of which ran in its own fork.
+    The server (``python -m`` this module) imports the library once, with one thread for the
+    numerical libraries, and then forks a child for each request: every measurement starts
+    from the state of a fresh interpreter after its imports, shares no allocation or cache
+    with any other measurement, and does not pay the imports again. (A fork of the calling
+    process would not do: the child would reuse the caller's freed memory without it showing
+    in its resident size.)
     """
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        try:
-            return pool.submit(measure_here, method, settings, class_size, seed).result()
-        except Exception as error:
+
+    def __enter__(self) -> MeasurementServer:
+        single_thread = {
+            name: "1"
+            for name in (
+                "OMP_NUM_THREADS",
+                "OPENBLAS_NUM_THREADS",
+                "MKL_NUM_THREADS",
+                "NUMBA_NUM_THREADS",
+            )
+        }
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=os.environ | single_thread,
+        )
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait()
+
+    def measure(
+        self, method: str, settings: ScalingSettings, class_size: int, seed: int
+    ) -> dict[str, Any]:
+        """:func:`measure_here` in a child of the server."""
+        assert self._process.stdin is not None and self._process.stdout is not None
+        request = {
+            "method": method,
+            "settings": dataclasses.asdict(settings),
+            "class_size": class_size,
+            "seed": seed,
+        }
+        self._process.stdin.write(json.dumps(request) + "\n")
+        self._process.stdin.flush()
+        answer = json.loads(self._process.stdout.readline() or '{"error": "no answer"}')
+        if "error" in answer:
             raise RuntimeError(
-                f"the {method} measurement at |Pi| = {class_size} failed: {error!r}"
-            ) from error
+                f"the {method} measurement at |Pi| = {class_size} failed: {answer['error']}"
+            )
+        return answer
+
+
+def measure(method: str, settings: ScalingSettings, class_size: int, seed: int) -> dict[str, Any]:
+    """:func:`measure_here` in a new process (one :class:`MeasurementServer` request)."""
+    with MeasurementServer() as server:
+        return server.measure(method, settings, class_size, seed)
 
 
 #: Columns of :func:`scaling_table`.
@@ -239,9 +296,46 @@ def scaling_table(settings: ScalingSettings, seed: int) -> pd.DataFrame:
         Columns :data:`SCALING_COLUMNS`; no rows when no class size is configured.
     """
     rows = []
-    for repeat in range(settings.repeats):
-        for class_size in settings.class_sizes:
-            for method in SCALING_METHODS:
-                rows.append(measure(method, settings, class_size, seed) | {"repeat": repeat})
-                logger.info("%s", rows[-1])
+    with MeasurementServer() as server:
+        for repeat in range(settings.repeats):
+            for class_size in settings.class_sizes:
+                for method in SCALING_METHODS:
+                    result = server.measure(method, settings, class_size, seed)
+                    rows.append(result | {"repeat": repeat})
+                    logger.info("%s", rows[-1])
     return pd.DataFrame(rows, columns=list(SCALING_COLUMNS))
+
+
+def _answer(request: dict[str, Any]) -> str:
+    """The JSON answer to one request: the measurement, or the error that stopped it."""
+    fields = request["settings"]
+    settings = ScalingSettings(**fields | {"class_sizes": tuple(fields["class_sizes"])})
+    try:
+        result = measure_here(
+            request["method"], settings, int(request["class_size"]), int(request["seed"])
+        )
+    except Exception as error:  # reported to the caller, which raises it
+        return json.dumps({"error": repr(error)})
+    return json.dumps(result)
+
+
+def serve() -> None:
+    """The server's loop: per JSON request on stdin, fork a child that measures, and pass
+    its JSON answer on to stdout."""
+    for line in sys.stdin:
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(read)
+            with os.fdopen(write, "w") as answer:
+                answer.write(_answer(json.loads(line)))
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as answer:
+            text = answer.read()
+        os.waitpid(child, 0)
+        print(text or '{"error": "the measuring process died"}', flush=True)
+
+
+if __name__ == "__main__":
+    serve()
