@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO_ROOT
 
 from cdbandits.experiments.oracle.tables import (
     CROSSOVER_COLUMNS,
@@ -150,3 +151,23 @@ def test_theory_table():
     assert set(table["algorithm"]) == {"fpl", "pgd"}
     assert (table["guarantee"] <= 0.5).all()
     assert np.all(table["bound"] == 9)
+
+
+def readme_block(name):
+    """The lines the README shows between the markers of ``results/oracle/<name>``."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = f"<!-- BEGIN results/oracle/{name} -->\n", f"<!-- END results/oracle/{name} -->"
+    return text[text.index(begin) + len(begin) : text.index(end)]
+
+
+def test_the_readme_shows_the_markdown_the_workflow_writes():
+    no_rows = pd.DataFrame(columns=["reference", "description", "coverage"])
+    # The note and the header; an empty table ends with one more newline.
+    assert readme_block("bound_table.md").startswith(bound_table_markdown(no_rows)[:-1])
+    one_million = pd.DataFrame(scaling_rows(0, 1e-5) + scaling_rows(1, 1e-5)).assign(
+        n_policies=lambda table: table["n_policies"] * 10
+    )
+    written = scaling_markdown(one_million, scaling_crossovers(one_million)).splitlines()
+    shown = readme_block("crossovers.md").splitlines()
+    assert shown[1:4] == written[1:4]  # the blank line and the table's header
+    assert all(line.count(" | ") == 4 for line in shown[4:])

@@ -295,7 +295,9 @@ def scaling_table(settings: ScalingSettings, seed: int) -> pd.DataFrame:
     pandas.DataFrame
         Columns :data:`SCALING_COLUMNS`; no rows when no class size is configured.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
+    if not settings.class_sizes:
+        return pd.DataFrame(rows, columns=list(SCALING_COLUMNS))
     with MeasurementServer() as server:
         for repeat in range(settings.repeats):
             for class_size in settings.class_sizes:
