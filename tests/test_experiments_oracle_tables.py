@@ -156,7 +156,7 @@ def test_theory_table():
 def readme_block(name):
     """The lines the README shows between the markers of ``results/oracle/<name>``."""
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    begin, end = f"<!-- BEGIN results/oracle/{name} -->\n", f"<!-- END results/oracle/{name} -->"
+    begin, end = f"<!-- begin: results/oracle/{name} -->\n", f"<!-- end: results/oracle/{name} -->"
     return text[text.index(begin) + len(begin) : text.index(end)]
 
 
