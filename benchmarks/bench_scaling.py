@@ -5,7 +5,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_scaling.py [--sizes 100 1000 10000 100000 1000000]
         [--rounds 2000] [--fpl-rounds 100] [--pgd-iterations 8] [--repeats 1] [--output FILE.md]
 
-Every measurement runs in a fresh process (:func:`cdbandits.oracle_methods.scaling.measure`):
+Every measurement runs in a new process (:func:`cdbandits.experiments.oracle.scaling.measure`):
 decision stumps with ``|Pi| = d (n_bins - 1) K^2`` (``d = 4``, ``K = 5``), a synthetic
 population of 200 contexts, the same data budget ``T = m = --rounds`` for every method.
 SparringEXP4.P needs the action table and a weight per policy (linear in ``|Pi|``); SparringFPL
@@ -20,12 +20,12 @@ same measurements on the config's sizes.
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
-import pandas as pd
-
-from cdbandits.oracle_methods.scaling import SCALING_METHODS, measure
-from cdbandits.oracle_methods.summary import scaling_crossovers
+from cdbandits.experiments.oracle.scaling import scaling_table
+from cdbandits.experiments.oracle.settings import ScalingSettings
+from cdbandits.experiments.oracle.tables import scaling_crossovers
 
 
 def main() -> None:
@@ -38,23 +38,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20150703)
     parser.add_argument("--output", type=Path)
     arguments = parser.parse_args()
-    config = {
-        "n_actions": 5,
-        "n_features": 4,
-        "n_contexts": 200,
-        "intransitivity": 0.7,
-        "explore_rounds": arguments.rounds,
-        "fpl_rounds": arguments.fpl_rounds,
-        "pgd_iterations": arguments.pgd_iterations,
-        "delta": 0.05,
-    }
-    rows = []
-    for _ in range(arguments.repeats):
-        for size in arguments.sizes:
-            for method in SCALING_METHODS:
-                rows.append(measure(method, config, size, arguments.seed))
-                print(rows[-1], flush=True)
-    table = pd.DataFrame(rows)
+    settings = ScalingSettings(
+        delta=0.05,
+        n_actions=5,
+        n_features=4,
+        n_contexts=200,
+        intransitivity=0.7,
+        class_sizes=tuple(arguments.sizes),
+        explore_rounds=arguments.rounds,
+        fpl_rounds=arguments.fpl_rounds,
+        pgd_iterations=arguments.pgd_iterations,
+        repeats=arguments.repeats,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    table = scaling_table(settings, arguments.seed)
     medians = table.groupby(["n_policies", "method"])[["seconds", "peak_mb", "exploitability"]]
     report = medians.median().unstack("method").to_string(float_format="{:.3g}".format)
     crossovers = scaling_crossovers(table).to_string(index=False, float_format="{:.3g}".format)

@@ -8,14 +8,14 @@ from cdbandits.contextual.environments import (
     synthetic_intransitive_population,
 )
 from cdbandits.contextual.policies import DecisionStumps
-from cdbandits.oracle_methods.compact_game import CompactGame
+from cdbandits.oracle_methods.compact_game import CompactGame, policy_vectors
 from cdbandits.oracle_methods.exploration import (
     explore,
     skew_symmetric_exploration,
     uniform_exploration,
 )
 from cdbandits.oracle_methods.ground_truth import policy_game_matrix
-from cdbandits.oracle_methods.hull import ExactOracle, policy_vectors
+from cdbandits.oracle_methods.oracles import ExactOracle
 
 
 def tiny_setting(scheme, n_rounds=300, seed=0):

@@ -17,8 +17,9 @@ from cdbandits.oracle_methods.exploration import (
 )
 from cdbandits.oracle_methods.fpl import SparringFPL
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy, policy_game_matrix
-from cdbandits.oracle_methods.hull import ExactOracle, row_security
-from cdbandits.oracle_methods.parameters import fpl_alpha
+from cdbandits.oracle_methods.hull import row_security
+from cdbandits.oracle_methods.oracles import ExactOracle
+from cdbandits.oracle_methods.theory import fpl_alpha
 
 
 def tiny_game(scheme):

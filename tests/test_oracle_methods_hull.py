@@ -1,4 +1,4 @@
-"""Hull points as sparse mixtures, the exact oracle on samples, security levels."""
+"""Hull points as sparse mixtures and their security levels against brute force over Mhat."""
 
 import numpy as np
 import pytest
@@ -7,17 +7,17 @@ from cdbandits.contextual.environments import (
     StochasticEnvironment,
     synthetic_intransitive_population,
 )
-from cdbandits.contextual.policies import DecisionStumps, RandomLinearPolicies
+from cdbandits.contextual.policies import RandomLinearPolicies
 from cdbandits.oracle_methods.compact_game import CompactGame
 from cdbandits.oracle_methods.exploration import explore, uniform_exploration
 from cdbandits.oracle_methods.ground_truth import policy_game_matrix
 from cdbandits.oracle_methods.hull import (
-    ExactOracle,
     PolicyMixture,
     column_security,
     duality_gap,
     row_security,
 )
+from cdbandits.oracle_methods.oracles import ExactOracle
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +28,11 @@ def setting():
     sample = explore(StochasticEnvironment(population), scheme, 500, np.random.default_rng(5))
     game = CompactGame.from_sample(sample, scheme)
     oracle = ExactOracle(policies, population.features, sample.context_ids)
-    actions = policies.actions(population.features)
     mhat = policy_game_matrix(
-        game.context_blocks(sample.context_ids, population.n_contexts), actions
+        game.context_blocks(sample.context_ids, population.n_contexts),
+        policies.actions(population.features),
     )
-    return population, policies, sample, game, oracle, actions, mhat
+    return policies, game, oracle, mhat
 
 
 def test_mixtures_merge_repeats_and_check_weights():
@@ -46,22 +46,8 @@ def test_mixtures_merge_repeats_and_check_weights():
         PolicyMixture(np.array([1, 2]), np.array([0.5, 0.6]))
 
 
-def test_oracle_answers_equal_brute_force_over_the_class(setting):
-    _, policies, sample, _, oracle, actions, _ = setting
-    costs = np.random.default_rng(0).normal(size=(sample.n_rounds, 3))
-    on_rounds = actions[sample.context_ids]
-    totals = costs[np.arange(sample.n_rounds)[:, None], on_rounds].sum(axis=0)
-    answer = oracle.argmin(costs)
-    assert answer.policy == int(np.argmin(totals))
-    assert answer.cost == pytest.approx(totals.min(), rel=1e-12)
-    assert np.array_equal(oracle.round_actions([answer.policy])[:, 0], on_rounds[:, answer.policy])
-    assert oracle.n_calls_ == 1
-    with pytest.raises(ValueError, match=r"costs must have shape \(m, K\)"):
-        oracle.argmin(costs[:, :2])
-
-
 def test_security_levels_equal_brute_force_over_mhat(setting):
-    _, policies, _, game, oracle, _, mhat = setting
+    policies, game, oracle, mhat = setting
     rng = np.random.default_rng(1)
     w_mixture = PolicyMixture.from_weights(
         np.arange(policies.n_policies), rng.dirichlet(np.ones(60))
@@ -80,14 +66,3 @@ def test_security_levels_equal_brute_force_over_mhat(setting):
     gap = duality_gap(game, oracle, w, u)
     assert gap == pytest.approx((mhat @ dense_u).max() - (dense_w @ mhat).min(), abs=1e-12)
     assert gap >= 0
-
-
-def test_exact_oracle_works_with_a_structured_class():
-    population = synthetic_intransitive_population(2, 3, 30, 0.5, np.random.default_rng(0))
-    stumps = DecisionStumps(2, 5).fit(population.features)
-    ids = np.array([0, 5, 5, 29, 1])
-    oracle = ExactOracle(stumps, population.features, ids)
-    assert oracle.distinct_ids_.tolist() == [0, 1, 5, 29]
-    assert np.array_equal(oracle.round_actions([7]), stumps.actions(population.features[ids], [7]))
-    with pytest.raises(IndexError):
-        oracle.round_actions([stumps.n_policies])

@@ -7,8 +7,8 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from cdbandits.contextual.policies import DecisionStumps
-from cdbandits.oracle_methods.hull import ExactOracle
 from cdbandits.oracle_methods.learned_oracle import AuditedOracle, LearnedOracle
+from cdbandits.oracle_methods.oracles import ExactOracle
 
 
 @pytest.fixture(scope="module")

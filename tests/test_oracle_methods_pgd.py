@@ -17,7 +17,8 @@ from cdbandits.oracle_methods.exploration import (
     uniform_exploration,
 )
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy, policy_game_matrix
-from cdbandits.oracle_methods.hull import ExactOracle, PolicyMixture, column_security, row_security
+from cdbandits.oracle_methods.hull import PolicyMixture, column_security, row_security
+from cdbandits.oracle_methods.oracles import ExactOracle
 from cdbandits.oracle_methods.pgd import ProjectedGD, approx_project, projection_certificate
 
 

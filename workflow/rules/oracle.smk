@@ -1,7 +1,7 @@
 # Sections 6-8 (issue 6): explore-then-exploit with a classification oracle. Sharded sweeps
 # of the bound checks (explore-first, solvers, regret, learned oracles), the time/memory
 # scaling against SparringEXP4.P, the paper-wide bound table (joined with the Section 5
-# coverage table) and the figures (also copied to figures/).
+# coverage table), the figures (also copied to figures/) and the notebook. Target: `oracle`.
 
 
 include: "oracle_common.smk"
@@ -12,17 +12,19 @@ ORACLE_CATEGORY = "Oracle methods and bounds"
 
 rule run_oracle_shard:
     input:
-        library=ORACLE_LIBRARY,
+        library=oracle_library("experiments"),
     output:
         rows="results/oracle/shards/{experiment}-{shard}.csv",
     params:
-        oracle=ORACLE,
+        oracle=oracle_sweep_config,
         seed=config["seed"],
     wildcard_constraints:
         experiment="|".join(ORACLE_EXPERIMENTS),
         shard=r"\d+",
     log:
         "results/logs/run_oracle_shard/{experiment}-{shard}.log",
+    benchmark:
+        "results/benchmarks/run_oracle_shard/{experiment}-{shard}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -37,7 +39,7 @@ rule run_oracle_shard:
 # two-core run competes with it.
 rule measure_oracle_scaling:
     input:
-        library=ORACLE_LIBRARY,
+        library=oracle_library("scaling"),
     output:
         table=report(
             oracle_table("scaling"),
@@ -47,11 +49,12 @@ rule measure_oracle_scaling:
         ),
         metadata="results/oracle/scaling.json",
     params:
-        scaling=ORACLE["scaling"],
-        delta=ORACLE["delta"],
+        oracle=config_subset(ORACLE, ScalingSettings.KEYS),
         seed=config["seed"],
     log:
         "results/logs/measure_oracle_scaling.log",
+    benchmark:
+        "results/benchmarks/measure_oracle_scaling.tsv"
     threads: 2
     resources:
         mem_mb=4000,
@@ -64,10 +67,17 @@ rule measure_oracle_scaling:
 
 rule summarise_oracle:
     input:
-        **{experiment: oracle_shards(experiment) for experiment in ORACLE_EXPERIMENTS},
-        scaling=oracle_table("scaling"),
-        online="results/online/coverage.csv",
-        library=ORACLE_LIBRARY,
+        **{
+            experiment: expand(
+                rules.run_oracle_shard.output.rows,
+                experiment=experiment,
+                shard=range(ORACLE["shards"]),
+            )
+            for experiment in ORACLE_EXPERIMENTS
+        },
+        scaling=rules.measure_oracle_scaling.output.table,
+        online=rules.summarise_online.output.coverage,
+        library=oracle_library("tables"),
     output:
         **{
             experiment: report(
@@ -93,6 +103,12 @@ rule summarise_oracle:
             category=ORACLE_CATEGORY,
             subcategory="Bounds",
         ),
+        crossovers_markdown=report(
+            "results/oracle/crossovers.md",
+            caption="../report/oracle/crossovers.rst",
+            category=ORACLE_CATEGORY,
+            subcategory="Tables",
+        ),
         summary=report(
             "results/oracle/summary.json",
             caption="../report/oracle/summary.rst",
@@ -100,7 +116,7 @@ rule summarise_oracle:
             subcategory="Tables",
         ),
     params:
-        oracle=ORACLE,
+        oracle=config_subset(ORACLE, SummarySettings.KEYS),
         seed=config["seed"],
     log:
         "results/logs/summarise_oracle.log",
@@ -116,11 +132,11 @@ rule summarise_oracle:
 
 rule plot_oracle_figures:
     input:
-        explore_first=oracle_table("explore_first"),
-        solvers=oracle_table("solvers"),
-        regret=oracle_table("regret"),
-        scaling=oracle_table("scaling"),
-        library=ORACLE_LIBRARY,
+        explore_first=rules.summarise_oracle.output.explore_first,
+        solvers=rules.summarise_oracle.output.solvers,
+        regret=rules.summarise_oracle.output.regret,
+        scaling=rules.measure_oracle_scaling.output.table,
+        library=oracle_library("figures") + oracle_library("tables"),
     output:
         **{
             name: report_figure(
@@ -141,3 +157,44 @@ rule plot_oracle_figures:
         CONDA_ENV
     script:
         "../scripts/plot_oracle_figures.py"
+
+
+# The notebook's named inputs (except `notebook` and `library`) are its parameters
+# (report.smk explains).
+rule execute_oracle_notebook:
+    input:
+        notebook=str(ORACLE_NOTEBOOK),
+        bound_table=rules.summarise_oracle.output.bound_table,
+        bound_detail=rules.summarise_oracle.output.bound_detail,
+        theory=rules.summarise_oracle.output.theory,
+        learned_summary=rules.summarise_oracle.output.learned_summary,
+        scaling=rules.measure_oracle_scaling.output.table,
+        crossovers=rules.summarise_oracle.output.crossovers,
+        summary=rules.summarise_oracle.output.summary,
+        figures=[rules.plot_oracle_figures.output[name][0] for name in ORACLE_FIGURE_NAMES],
+        library=library("workflow.notebooks", "files", "workflow.jobs"),
+    output:
+        notebook="results/notebooks/oracle_methods_and_bounds.ipynb",
+        html=report(
+            "results/notebooks/oracle_methods_and_bounds.html",
+            caption="../report/notebooks/oracle_methods_and_bounds.rst",
+            category="Notebooks",
+        ),
+    log:
+        "results/logs/notebooks/oracle_methods_and_bounds.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/execute_notebook.py"
+
+
+rule oracle:
+    input:
+        rules.measure_oracle_scaling.output,
+        rules.summarise_oracle.output,
+        rules.plot_oracle_figures.output,
+        rules.execute_oracle_notebook.output,

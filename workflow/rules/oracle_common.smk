@@ -1,10 +1,25 @@
 # Helpers of workflow/rules/oracle.smk (kept apart from the rules, as the linter asks): the
-# oracle config, the library files the rules depend on, and the output paths.
-from cdbandits.oracle_methods.experiments import EXPERIMENTS as ORACLE_EXPERIMENTS  # noqa: E402
-from cdbandits.oracle_methods.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
+# oracle config, checked when the workflow starts, the keys each job gets, the library files
+# the rules depend on.
+from cdbandits.experiments.oracle.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
+from cdbandits.experiments.oracle.settings import (  # noqa: E402
+    EXPERIMENTS as ORACLE_EXPERIMENTS,
+    OracleSettings,
+    ScalingSettings,
+    SettingsError,
+    SummarySettings,
+    SweepSettings,
+    config_subset,
+)
 
 ORACLE = config["oracle"]
-ORACLE_LIBRARY = library("oracle_methods", "contextual", "preference", "winners", "files", "workflow.jobs")
+# A value the schema allows but the code rejects stops the workflow here, with one line.
+try:
+    OracleSettings.from_config(ORACLE)
+except SettingsError as error:
+    sys.exit(f"Invalid config: {error}")
+
+ORACLE_NOTEBOOK = Path(workflow.basedir) / "notebooks" / "oracle_methods_and_bounds.ipynb"
 ORACLE_SUMMARY_TABLES = (
     "bound_table",
     "bound_detail",
@@ -14,9 +29,14 @@ ORACLE_SUMMARY_TABLES = (
 )
 
 
-def oracle_shards(experiment):
-    """The shard tables of one experiment."""
-    return [f"results/oracle/shards/{experiment}-{shard}.csv" for shard in range(ORACLE["shards"])]
+def oracle_library(module):
+    """Source files a job of cdbandits.experiments.oracle.<module> runs (imports followed)."""
+    return library(f"experiments.oracle.{module}", "files", "workflow.jobs")
+
+
+def oracle_sweep_config(wildcards):
+    """The keys of the oracle config one sweep's shards read (SweepSettings.keys)."""
+    return config_subset(ORACLE, SweepSettings.keys(wildcards.experiment))
 
 
 def oracle_table(name):
@@ -25,10 +45,5 @@ def oracle_table(name):
 
 
 def oracle_outputs():
-    """Everything the oracle sweeps build (for the default target)."""
-    return [
-        *(oracle_table(name) for name in (*ORACLE_EXPERIMENTS, *ORACLE_SUMMARY_TABLES, "scaling")),
-        "results/oracle/bound_table.md",
-        "results/oracle/summary.json",
-        *(path for name in ORACLE_FIGURE_NAMES for path in figure_paths("oracle/figures", name)),
-    ]
+    """Everything the oracle family builds (the target rule `oracle`)."""
+    return list(rules.oracle.input)

@@ -1,7 +1,8 @@
 # The result notebooks, executed headless on the workflow's outputs, and the description
 # of the Snakemake report (envs/venv.sh snakemake --report results/report.html).
 #
-# One rule per notebook under notebooks/, all running workflow/scripts/execute_notebook.py.
+# One rule per notebook under notebooks/ (the oracle notebook's is in oracle.smk), all running
+# workflow/scripts/execute_notebook.py.
 # A rule's named inputs, except `notebook` and `library`, and its params are the notebook's
 # parameters: they must match the names of the notebook's cell tagged "parameters" exactly
 # (cdbandits.workflow.notebooks checks). Outputs: the executed copy and its HTML rendering, which is
@@ -16,37 +17,6 @@ import mimetypes  # noqa: E402
 # Python's table lacks (the report would log a warning and call them text/plain).
 mimetypes.add_type("application/octet-stream", ".npz")
 
-
-
-rule execute_oracle_notebook:
-    input:
-        notebook=str(NOTEBOOKS / "oracle_methods_and_bounds.ipynb"),
-        bound_table=oracle_table("bound_table"),
-        bound_detail=oracle_table("bound_detail"),
-        theory=oracle_table("theory"),
-        learned_summary=oracle_table("learned_summary"),
-        scaling=oracle_table("scaling"),
-        crossovers=oracle_table("crossovers"),
-        summary="results/oracle/summary.json",
-        figures=[figure_paths("oracle/figures", name)[0] for name in ORACLE_FIGURE_NAMES],
-        library=library("workflow.notebooks", "files", "workflow.jobs"),
-    output:
-        notebook="results/notebooks/oracle_methods_and_bounds.ipynb",
-        html=report(
-            "results/notebooks/oracle_methods_and_bounds.html",
-            caption="../report/notebooks/oracle_methods_and_bounds.rst",
-            category=NOTEBOOK_CATEGORY,
-        ),
-    log:
-        "results/logs/notebooks/oracle_methods_and_bounds.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/execute_notebook.py"
 
 
 # The README's figures, copied to figures/ (tracked) only by a run of the default config

@@ -2,18 +2,21 @@
 
 * :mod:`.exploration`: non-adaptive exploration and unbiased estimates ``Phat_i`` (the paper's
   ``K^2`` estimator, the skew-symmetrised one, any fixed distribution), each with its ``L``, ``V``;
-* :mod:`.compact_game`: the compact game ``B = blockdiag(Phat_1..Phat_m)``, stored sparsely;
-* :mod:`.hull`: points of the policy hull as sparse mixtures, oracle access to ``Pi``
-  (:class:`ExactOracle`), security levels (each one oracle call);
+* :mod:`.compact_game`: the compact game ``B = blockdiag(Phat_1..Phat_m)``, stored sparsely,
+  and policy vectors;
+* :mod:`.oracles`: oracle access to ``Pi`` on the exploration contexts (:class:`ExactOracle`);
+* :mod:`.hull`: points of the policy hull as sparse mixtures, security levels (each one
+  oracle call);
 * :mod:`.fpl`: SparringFPL; :mod:`.pgd`: ProjectedGD with ApproxProject;
-* :mod:`.parameters`: the theory's settings; :mod:`.bounds`: every bound with its constants;
+* :mod:`.theory`: the theory's settings (``alpha``, ``eta``, ``nu``, ``m``, ``N``,
+  ``T_in``, ``T_out``); :mod:`.bounds`: every bound with its constants;
 * :mod:`.ground_truth`: dense ``Mhat`` / ``M`` and the certified maxmin LP (cvxpy);
 * :mod:`.learned_oracle`: scikit-learn learners as oracle, audited against the exact one;
 * :mod:`.stump_oracle`: an exact stump oracle whose cost does not grow with ``|Pi|``;
 * :mod:`.explore_exploit`: the full explore-then-exploit episode (Theorem main-regret).
 
-The workflow-facing modules (:mod:`.experiments`, :mod:`.summary`, :mod:`.figures`,
-:mod:`.scaling`) are imported on demand.
+The experiments of the paper's Sections 6-8 (sweeps, bound table, figures, scaling) are in
+:mod:`cdbandits.experiments.oracle`.
 """
 
 from .bounds import (
@@ -28,7 +31,7 @@ from .bounds import (
     pgd_bound,
     pgd_outer_bound,
 )
-from .compact_game import CompactGame
+from .compact_game import CompactGame, policy_vectors
 from .exploration import (
     ESTIMATORS,
     ExplorationSample,
@@ -43,16 +46,16 @@ from .ground_truth import MAXMIN_TOL, MaxminSolution, maxmin_strategy, policy_ga
 from .hull import (
     BestResponse,
     Checkpoint,
-    ExactOracle,
     PolicyMixture,
-    PolicyOracle,
     column_security,
     duality_gap,
-    policy_vectors,
     row_security,
 )
 from .learned_oracle import REDUCTIONS, AuditedOracle, AuditRecord, LearnedOracle
-from .parameters import (
+from .oracles import ExactOracle, PolicyOracle
+from .pgd import ProjectedGD, Projection, ProjectionRecord, approx_project, projection_certificate
+from .stump_oracle import CompressedStumpOracle
+from .theory import (
     ALGORITHMS,
     TheoryParameters,
     approx_project_nu,
@@ -65,8 +68,6 @@ from .parameters import (
     statistics_delta,
     theory_parameters,
 )
-from .pgd import ProjectedGD, Projection, ProjectionRecord, approx_project, projection_certificate
-from .stump_oracle import CompressedStumpOracle
 
 __all__ = [
     "ALGORITHMS",

@@ -13,6 +13,7 @@ never materialised: ``B u``, ``B^T w`` and ``w^T B u`` cost ``O(nnz + m K)``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +21,41 @@ from numpy.typing import ArrayLike, NDArray
 
 from .exploration import ExplorationSample, FixedExploration
 
-__all__ = ["CompactGame"]
+__all__ = ["CompactGame", "policy_vectors"]
+
+
+def policy_vectors(
+    actions: ArrayLike, n_actions: int, weights: ArrayLike | None = None
+) -> NDArray[np.float64]:
+    """``sum_k weights[k] v_{pi_k}`` from the policies' actions on ``x_1 .. x_m``.
+
+    Parameters
+    ----------
+    actions : array_like of int, shape (m, n)
+        Column ``k`` holds ``pi_k(x_i)``.
+    n_actions : int
+    weights : array_like, shape (n,), optional
+        Ones when omitted (the sum of the policy vectors).
+
+    Returns
+    -------
+    ndarray of float64, shape (m, K)
+        ``v(i, a) = sum_k weights[k] 1[pi_k(x_i) = a] / sqrt(m)``.
+    """
+    actions = np.asarray(actions)
+    if actions.ndim != 2:
+        raise ValueError(f"actions must have shape (m, n); got {actions.shape}")
+    m, n = actions.shape
+    weights = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    if weights.shape != (n,):
+        raise ValueError(f"weights must have shape ({n},); got {weights.shape}")
+    flat = np.arange(m)[:, None] * n_actions + actions.astype(np.int64)
+    mass = np.bincount(
+        flat.reshape(-1),
+        weights=np.broadcast_to(weights, (m, n)).reshape(-1),
+        minlength=m * n_actions,
+    )
+    return mass.reshape(m, n_actions) / math.sqrt(m)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .compact_game import CompactGame
-from .hull import Checkpoint, PolicyMixture, PolicyOracle
-from .parameters import fpl_alpha, fpl_rounds
+from .hull import Checkpoint, PolicyMixture
+from .oracles import PolicyOracle
+from .theory import fpl_alpha, fpl_rounds
 
 __all__ = ["SparringFPL"]
 
@@ -33,7 +34,7 @@ class SparringFPL:
     ----------
     n_rounds : int, optional
         ``N``. When omitted it is Theorem fpl's ``N`` for accuracy ``epsilon``
-        (:func:`~cdbandits.oracle_methods.parameters.fpl_rounds`), usually astronomically
+        (:func:`~cdbandits.oracle_methods.theory.fpl_rounds`), usually astronomically
         large.
     alpha : float, optional
         Perturbation parameter; default ``sqrt(2 / (L^2 N))``.

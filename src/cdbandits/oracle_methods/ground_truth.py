@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -121,6 +120,8 @@ def maxmin_strategy(
     CertificationError
         If no attempt certifies to ``tol``.
     """
+    import cvxpy as cp  # here, not at the top: it takes most of a second to import
+
     A = np.asarray(matrix, dtype=np.float64)
     if A.ndim != 2 or A.size == 0 or not np.isfinite(A).all():
         raise ValueError(

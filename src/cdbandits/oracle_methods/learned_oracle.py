@@ -31,7 +31,7 @@ from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
 from ..contextual.oracle import OracleAnswer, aggregate_costs
-from .hull import PolicyOracle
+from .oracles import PolicyOracle
 
 __all__ = ["REDUCTIONS", "AuditRecord", "AuditedOracle", "LearnedOracle"]
 

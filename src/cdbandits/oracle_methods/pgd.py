@@ -34,8 +34,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from .bounds import approx_project_bound
 from .compact_game import CompactGame
-from .hull import Checkpoint, PolicyMixture, PolicyOracle
-from .parameters import approx_project_nu, pgd_eta, pgd_iterations
+from .hull import Checkpoint, PolicyMixture
+from .oracles import PolicyOracle
+from .theory import approx_project_nu, pgd_eta, pgd_iterations
 
 __all__ = [
     "ProjectedGD",

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound, pgd_bound
-from cdbandits.oracle_methods.parameters import (
+from cdbandits.oracle_methods.theory import (
     approx_project_nu,
     exploration_rounds,
     explore_exploit_rounds,

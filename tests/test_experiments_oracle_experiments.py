@@ -1,17 +1,11 @@
 """The sweep trials on a tiny configuration: columns, bounds, sharding, named random streams."""
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from cdbandits.oracle_methods.experiments import (
-    EXPERIMENT_KEYS,
-    EXPERIMENTS,
-    build_setting,
-    combine_shards,
-    experiment_tasks,
-    run_oracle_shard,
-)
+from cdbandits.experiments.oracle.experiments import run_oracle_shard, sweep_trials
+from cdbandits.experiments.oracle.settings import EXPERIMENTS, SweepSettings
+from cdbandits.experiments.oracle.tables import EXPERIMENT_KEYS, combine_experiment_shards
 
 TINY = {
     "delta": 0.05,
@@ -36,26 +30,19 @@ TINY = {
 }
 
 
+def run_shards(config, experiment, seed=11):
+    """Every shard of one sweep of ``config``."""
+    sweep = SweepSettings.from_config(config, experiment)
+    return [run_oracle_shard(sweep, seed, shard) for shard in range(sweep.shards)]
+
+
 @pytest.fixture(scope="module")
 def shards():
-    return {
-        experiment: [run_oracle_shard(TINY, 11, experiment, shard) for shard in range(2)]
-        for experiment in EXPERIMENTS
-    }
-
-
-def test_setting_ground_truth():
-    setting = build_setting(TINY["environment"], 11)
-    assert setting.n_policies == 2 * 2 * 4
-    np.testing.assert_allclose(setting.true_matrix, -setting.true_matrix.T)
-    assert (
-        np.unique(setting.actions[:, setting.representatives].T, axis=0).shape[0]
-        == setting.representatives.size
-    )
+    return {experiment: run_shards(TINY, experiment) for experiment in EXPERIMENTS}
 
 
 def test_every_trial_runs_and_the_bounds_hold(shards):
-    explore_first = combine_shards(shards["explore_first"], "explore_first")
+    explore_first = combine_experiment_shards(shards["explore_first"], "explore_first")
     assert len(explore_first) == 2 * 2 * 2 * 3  # seeds x estimators x m x solvers
     assert (explore_first["deviation"] <= explore_first["deviation_bound"]).all()
     assert (explore_first["exploitability"] <= explore_first["exploitability_bound"]).all()
@@ -63,19 +50,19 @@ def test_every_trial_runs_and_the_bounds_hold(shards):
     assert (lp["mhat_gap"].abs() < 1e-6).all()
     skew = lp[lp["estimator"] == "skew_symmetrised"]
     assert (skew["mhat_value"].abs() < 1e-6).all()  # a skew-symmetric Mhat has value 0
-    solvers = combine_shards(shards["solvers"], "solvers")
+    solvers = combine_experiment_shards(shards["solvers"], "solvers")
     assert (solvers["gap"] <= solvers["gap_bound"]).all() and (solvers["gap"] >= -1e-9).all()
     pgd = solvers[solvers["algorithm"] == "pgd"]
     assert (pgd["projections_held"] == pgd["projections"]).all()
     assert (pgd["regret_gap"] <= pgd["regret_bound"]).all()
-    regret = combine_shards(shards["regret"], "regret")
+    regret = combine_experiment_shards(shards["regret"], "regret")
     assert set(regret["algorithm"]) == {
         "explore_exploit_fpl",
         "explore_exploit_lp",
         "sparring_exp4p",
     }
     assert (regret["regret"] <= regret["regret_bound"]).all()
-    learned = combine_shards(shards["learned"], "learned")
+    learned = combine_experiment_shards(shards["learned"], "learned")
     assert set(learned["oracle"]) == {"exact", "tree_on_bins", "regression_on_bins", "tree_depth2"}
     assert (learned[learned["oracle"] == "exact"]["mean_relative_excess"] == 0).all()
 
@@ -83,13 +70,30 @@ def test_every_trial_runs_and_the_bounds_hold(shards):
 def test_results_do_not_depend_on_the_sharding(shards):
     one = {**TINY, "shards": 1}
     for experiment in ("explore_first", "regret"):
-        single = combine_shards([run_oracle_shard(one, 11, experiment, 0)], experiment)
-        pd.testing.assert_frame_equal(single, combine_shards(shards[experiment], experiment))
+        single = combine_experiment_shards(run_shards(one, experiment), experiment)
+        pd.testing.assert_frame_equal(
+            single, combine_experiment_shards(shards[experiment], experiment)
+        )
     assert set(EXPERIMENT_KEYS) == set(EXPERIMENTS)
+
+
+def test_trials_cover_every_setting_in_a_fixed_order():
+    explore_first = SweepSettings.from_config(TINY, "explore_first").experiment
+    trials = sweep_trials(explore_first)
+    assert len(trials) == 2 * 2 * 2  # seeds x estimators x m
+    assert [(t.seed, t.estimator, t.n_explore) for t in trials[:3]] == [
+        (0, "importance_weighted", 40),
+        (0, "importance_weighted", 160),
+        (0, "skew_symmetrised", 40),
+    ]
+    regret = sweep_trials(SweepSettings.from_config(TINY, "regret").experiment)
+    assert [(t.seed, t.horizon) for t in regret] == [(0, 150), (0, 600), (1, 150), (1, 600)]
+    learned = sweep_trials(SweepSettings.from_config(TINY, "learned").experiment)
+    assert [t.seed for t in learned] == [0]  # learned.seeds, not the sweep-wide seeds
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="experiment must be one of"):
-        experiment_tasks(TINY, "online")
+        SweepSettings.from_config(TINY, "online")
     with pytest.raises(ValueError, match="shard must be in"):
-        run_oracle_shard(TINY, 1, "solvers", 2)
+        run_oracle_shard(SweepSettings.from_config(TINY, "solvers"), 1, 2)

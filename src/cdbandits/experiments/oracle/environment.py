@@ -1,0 +1,130 @@
+"""The one fixed environment every oracle sweep runs on, with its ground truth.
+
+A synthetic intransitive population with a decision-stump class small enough for the
+ground-truth LPs (:func:`build_environment`); the population comes from the named stream
+``("oracle", "population")`` of the master seed, so every shard builds the same one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...contextual.environments import (
+    ContextPopulation,
+    StochasticEnvironment,
+    synthetic_intransitive_population,
+)
+from ...contextual.oracle import ClassificationOracle
+from ...contextual.policies import DecisionStumps
+from ...contextual.regret import (
+    contextual_exploitability,
+    mixture_action_distributions,
+    policy_matrix,
+)
+from ...oracle_methods.compact_game import CompactGame
+from ...oracle_methods.exploration import ExplorationSample, FixedExploration, explore
+from ...oracle_methods.ground_truth import MaxminSolution, policy_game_matrix
+from ...oracle_methods.hull import PolicyMixture
+from ...oracle_methods.oracles import ExactOracle, PolicyOracle
+from ...randomness import named_generator
+from .settings import EnvironmentSettings
+
+__all__ = ["SweepEnvironment", "build_environment"]
+
+
+@dataclass(frozen=True)
+class SweepEnvironment:
+    """The environment and class of the sweeps, with their ground truth.
+
+    Attributes
+    ----------
+    population : ContextPopulation
+    environment : StochasticEnvironment
+    stumps : DecisionStumps
+        The class ``Pi`` (fitted on the population's contexts).
+    actions : ndarray of uint8, shape (n_contexts, |Pi|)
+    representatives : ndarray of int64
+        One policy per distinct action vector on the population (the smallest id).
+    true_matrix : ndarray of float64
+        ``M`` over the representatives.
+    population_oracle : ClassificationOracle
+        The exact oracle of ``Pi`` on the population's contexts.
+    """
+
+    population: ContextPopulation
+    environment: StochasticEnvironment
+    stumps: DecisionStumps
+    actions: NDArray[np.uint8]
+    representatives: NDArray[np.int64]
+    true_matrix: NDArray[np.float64]
+    population_oracle: ClassificationOracle
+
+    @property
+    def n_policies(self) -> int:
+        """``|Pi|`` (duplicates included, as in the union bounds)."""
+        return self.stumps.n_policies
+
+    @property
+    def n_actions(self) -> int:
+        """``K``."""
+        return self.population.n_actions
+
+    def explore_game(
+        self, scheme: FixedExploration, n_explore: int, rng: np.random.Generator
+    ) -> tuple[ExplorationSample, CompactGame, ExactOracle]:
+        """Explore for ``n_explore`` rounds: the sample, its compact game, the exact oracle."""
+        sample = explore(self.environment, scheme, n_explore, rng)
+        game = CompactGame.from_sample(sample, scheme)
+        oracle = ExactOracle(self.stumps, self.population.features, sample.context_ids)
+        return sample, game, oracle
+
+    def exploitability(self, mixture: PolicyMixture, oracle: PolicyOracle | None = None) -> float:
+        """``-min_rho W^T M rho`` over ``Pi`` (the achieved ``eps`` of ``W`` in ``M``).
+
+        ``oracle`` supplies the mixture's policies when they are not ids of ``Pi`` (learned).
+        """
+        features = self.population.features
+        actions = (
+            self.stumps.actions(features, mixture.policies)
+            if oracle is None
+            else oracle.actions(features, mixture.policies)
+        )
+        distributions = mixture_action_distributions(actions, mixture.weights, self.n_actions)
+        return -contextual_exploitability(self.population, self.population_oracle, distributions)
+
+    def empirical_matrix(self, game: CompactGame, sample: ExplorationSample) -> NDArray[np.float64]:
+        """``Mhat`` over the representatives."""
+        blocks = game.context_blocks(sample.context_ids, self.population.n_contexts)
+        return policy_game_matrix(blocks, self.actions[:, self.representatives])
+
+    def lp_mixture(self, solution: MaxminSolution) -> PolicyMixture:
+        """The LP's row strategy as a mixture over ``Pi``."""
+        keep = solution.row_strategy > 0
+        return PolicyMixture.from_weights(self.representatives[keep], solution.row_strategy[keep])
+
+
+def build_environment(settings: EnvironmentSettings, seed: int) -> SweepEnvironment:
+    """The sweeps' environment of ``settings`` for master seed ``seed``."""
+    population = synthetic_intransitive_population(
+        settings.n_actions,
+        settings.n_features,
+        settings.n_contexts,
+        settings.intransitivity,
+        named_generator(seed, "oracle", "population"),
+    )
+    stumps = DecisionStumps(population.n_actions, settings.n_bins).fit(population.features)
+    actions = stumps.actions(population.features)
+    _, first = np.unique(actions.T, axis=0, return_index=True)
+    representatives = np.sort(first).astype(np.int64)
+    return SweepEnvironment(
+        population=population,
+        environment=StochasticEnvironment(population),
+        stumps=stumps,
+        actions=actions,
+        representatives=representatives,
+        true_matrix=policy_matrix(population, np.ascontiguousarray(actions[:, representatives])),
+        population_oracle=stumps.oracle(population.features),
+    )

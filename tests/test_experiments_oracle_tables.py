@@ -1,0 +1,173 @@
+"""The bound table, its coverage and rates, and the scaling crossovers."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import REPO_ROOT
+
+from cdbandits.experiments.oracle.tables import (
+    CROSSOVER_COLUMNS,
+    bound_checks,
+    bound_table,
+    bound_table_markdown,
+    json_records,
+    scaling_crossovers,
+    scaling_markdown,
+    theory_table,
+)
+
+
+def synthetic_solver_rows():
+    """FPL rows whose gap decays like N^-1/2, with one seed above the bound at N = 10."""
+    rows = []
+    for n in (10, 100, 1000):
+        for seed in range(20):
+            gap = (1.0 + 0.004 * seed) / math.sqrt(n)
+            bound = 1.1 / math.sqrt(n) if not (n == 10 and seed == 19) else 0.1
+            rows.append(
+                {
+                    "algorithm": "fpl",
+                    "budget": n,
+                    "seed": seed,
+                    "gap": gap,
+                    "gap_bound": bound,
+                    "bound_L": 4.0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_bound_table_coverage_rates_and_markdown():
+    empty = pd.DataFrame(columns=["solver", "estimator", "algorithm"])
+    tables = {
+        "explore_first": empty,
+        "solvers": synthetic_solver_rows(),
+        "regret": empty.rename(columns={}),
+    }
+    checks = bound_checks(tables)
+    assert set(checks["statement"]) == {"fpl"}
+    summary, detail = bound_table(checks, 0.05, seed=0)
+    row = summary.iloc[0]
+    assert row["coverage"] == pytest.approx(59 / 60)
+    assert row["worst_setting_coverage"] == pytest.approx(19 / 20)
+    assert row["meets_guarantee"]  # 0.95 >= 1 - 0.05
+    assert row["empirical_rate"] == pytest.approx(-0.5, abs=1e-9)  # every seed scales as N^-1/2
+    assert row["rate_ci_low"] <= -0.5 <= row["rate_ci_high"]
+    assert len(detail) == 3 and not detail["vacuous"].any()
+    markdown = bound_table_markdown(summary)
+    assert "Theorem fpl" in markdown and "\\|" not in markdown.splitlines()[0]
+    online = pd.DataFrame(
+        {
+            "setting": ["s", "s"],
+            "horizon": [100, 1000],
+            "coverage": [1.0, 0.9],
+            "bound": [500.0, 900.0],
+            "mean_regret": [50.0, 200.0],
+            "n_seeds": [30, 30],
+            "empirical_slope": [0.6, 0.6],
+            "delta": [0.05, 0.05],
+        }
+    )
+    joined, _ = bound_table(checks, 0.05, seed=0, online_coverage=online)
+    online_row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
+    assert online_row["worst_setting_coverage"] == 0.9 and not online_row["meets_guarantee"]
+    assert json_records(pd.DataFrame({"x": [math.nan]})) == [{"x": None}]
+
+
+def scaling_rows(repeat, baseline_seconds_per_policy):
+    """SparringEXP4.P linear in |Pi|, SparringFPL constant (1 s, 5 MB), and a method that
+    wins everywhere (pgd)."""
+    sizes = [100, 1000, 10000, 100000]
+    rows = [
+        {
+            "method": "sparring_exp4p",
+            "n_policies": n,
+            "repeat": repeat,
+            "seconds": n * baseline_seconds_per_policy,
+            "peak_mb": n / 100,
+        }
+        for n in sizes
+    ]
+    rows += [
+        {"method": "fpl", "n_policies": n, "repeat": repeat, "seconds": 1.0, "peak_mb": 5.0}
+        for n in sizes
+    ]
+    rows += [
+        {"method": "pgd", "n_policies": n, "repeat": repeat, "seconds": 0.01, "peak_mb": 0.1}
+        for n in sizes
+    ]
+    return rows
+
+
+@pytest.fixture
+def scaling():
+    # Repeat 0: FPL beats SparringEXP4.P in time from |Pi| = 1000 on; repeat 1: from 500.
+    return pd.DataFrame(scaling_rows(0, 1 / 1000) + scaling_rows(1, 1 / 500))
+
+
+def test_scaling_crossovers_with_median_and_spread_over_repeats(scaling):
+    crossovers = scaling_crossovers(scaling).set_index(["method", "resource"])
+    fpl_time = crossovers.loc[("fpl", "seconds")]
+    assert fpl_time["repeats"] == 2
+    # The medians (1.5 s at 1000) already win at 1000.
+    assert fpl_time["wins_from_measured"] == 1000 and not fpl_time["wins_everywhere"]
+    assert fpl_time["crossover_min"] == pytest.approx(500.0)
+    assert fpl_time["crossover_max"] == pytest.approx(1000.0)
+    assert fpl_time["crossover_median"] == pytest.approx(750.0)
+    assert fpl_time["largest_ratio_min"] == pytest.approx(100.0)
+    assert fpl_time["largest_ratio_max"] == pytest.approx(200.0)
+    fpl_memory = crossovers.loc[("fpl", "peak_mb")]
+    assert fpl_memory["wins_from_measured"] == 1000
+    assert fpl_memory["crossover_min"] == fpl_memory["crossover_max"] == pytest.approx(500.0)
+    pgd_time = crossovers.loc[("pgd", "seconds")]
+    assert pgd_time["wins_everywhere"] and math.isnan(pgd_time["crossover_median"])
+    nothing_measured = pd.DataFrame(
+        columns=["method", "n_policies", "repeat", "seconds", "peak_mb"]
+    )
+    empty = scaling_crossovers(nothing_measured)
+    assert empty.empty and tuple(empty.columns) == CROSSOVER_COLUMNS
+
+
+def test_scaling_markdown(scaling):
+    markdown = scaling_markdown(scaling, scaling_crossovers(scaling))
+    lines = markdown.splitlines()
+    assert lines[0].startswith("Medians over 2 repeats")
+    assert "beats SparringEXP4.P in time from \\|Π\\| ≈" in lines[2]
+    rows = {line.split(" | ")[0]: line.split(" | ")[1:] for line in lines[4:]}
+    # At |Pi| = 100,000 SparringEXP4.P takes 100 s and 200 s: median 150.
+    assert rows["| SparringEXP4.P"][:2] == ["150 s (100–200 s)", "1,000 MB (1,000–1,000 MB)"]
+    assert rows["| SparringEXP4.P"][2:] == ["(baseline)", "(baseline) |"]
+    assert rows["| SparringFPL"][2:] == ["750 (500–1,000)", "500 (500–500) |"]
+    assert rows["| ProjectedGD"][2] == "every size measured"
+    assert scaling_markdown(scaling.iloc[:0], scaling_crossovers(scaling.iloc[:0])).startswith(
+        "No class sizes"
+    )
+
+
+def test_theory_table():
+    table = theory_table([0.5], 0.05, 3, [100])
+    assert set(table["algorithm"]) == {"fpl", "pgd"}
+    assert (table["guarantee"] <= 0.5).all()
+    assert np.all(table["bound"] == 9)
+
+
+def readme_block(name):
+    """The lines the README shows between the markers of ``results/oracle/<name>``."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = f"<!-- begin: results/oracle/{name} -->\n", f"<!-- end: results/oracle/{name} -->"
+    return text[text.index(begin) + len(begin) : text.index(end)]
+
+
+def test_the_readme_shows_the_markdown_the_workflow_writes():
+    no_rows = pd.DataFrame(columns=["reference", "description", "coverage"])
+    # The note and the header; an empty table ends with one more newline.
+    assert readme_block("bound_table.md").startswith(bound_table_markdown(no_rows)[:-1])
+    one_million = pd.DataFrame(scaling_rows(0, 1e-5) + scaling_rows(1, 1e-5)).assign(
+        n_policies=lambda table: table["n_policies"] * 10
+    )
+    written = scaling_markdown(one_million, scaling_crossovers(one_million)).splitlines()
+    shown = readme_block("crossovers.md").splitlines()
+    assert shown[1:4] == written[1:4]  # the blank line and the table's header
+    assert all(line.count(" | ") == 4 for line in shown[4:])
