@@ -1,0 +1,156 @@
+"""The README's worked examples of ``cdbandits winners --pairs``, run as a user runs them.
+
+:func:`example_arguments` builds the command line of each example (the ATP results of one
+period with ``--preset atp``, the TREC-DL judgments of one topic with ``--preset trec-dl``);
+:func:`run_example` runs it through the command's own entry point,
+:func:`cdbandits.cli.main`, and captures what it prints: the report on standard output, the
+warnings (ties, dropped rows, pairs never compared) on standard error. :func:`example_markdown`
+shows both under the command, as a terminal would, for the README to paste verbatim.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .settings import ExampleSettings
+
+__all__ = [
+    "EXAMPLES",
+    "ExampleRun",
+    "example_arguments",
+    "example_markdown",
+    "run_example",
+    "worked_examples_markdown",
+]
+
+#: The examples, by name.
+EXAMPLES: tuple[str, ...] = ("atp", "trec_dl")
+
+
+def example_arguments(
+    name: str, paths: Sequence[str | os.PathLike[str]], settings: ExampleSettings
+) -> tuple[str, ...]:
+    """The arguments after ``cdbandits`` of one example.
+
+    Parameters
+    ----------
+    name : {"atp", "trec_dl"}
+    paths : sequence of path-like
+        The ATP period's results files, or the TREC-DL judgments.
+    settings : ExampleSettings
+    """
+    files = [str(path) for path in paths]
+    common = ("--resamples", str(settings.resamples), "--seed", str(settings.seed))
+    if name == "atp":
+        return (
+            "winners",
+            "--pairs",
+            *files,
+            "--preset",
+            "atp",
+            "--top",
+            str(settings.atp_top),
+            "--rankings",
+            *common,
+        )
+    if name == "trec_dl":
+        return (
+            "winners",
+            "--pairs",
+            *files,
+            "--preset",
+            "trec-dl",
+            "--context-value",
+            settings.trec_dl_topic,
+            *common,
+        )
+    raise ValueError(f"unknown example {name!r}; known: {EXAMPLES}")
+
+
+@dataclass(frozen=True)
+class ExampleRun:
+    """What one run of the command printed.
+
+    Attributes
+    ----------
+    arguments : tuple of str
+        After ``cdbandits``.
+    status : int
+        Exit status.
+    stdout, stderr : str
+    """
+
+    arguments: tuple[str, ...]
+    status: int
+    stdout: str
+    stderr: str
+
+    def command(self) -> str:
+        """The command line, one file per line after ``--pairs`` (copy-pastable)."""
+        pairs = self.arguments.index("--pairs")
+        options = [i for i, a in enumerate(self.arguments) if a.startswith("--")]
+        end = next(i for i in options if i > pairs)
+        files = self.arguments[pairs + 1 : end]
+        head = shlex.join(["cdbandits", *self.arguments[: pairs + 1]])
+        tail = shlex.join(self.arguments[end:])
+        if len(files) == 1:
+            return f"{head} {shlex.quote(files[0])} {tail}"
+        return " \\\n    ".join([head, *map(shlex.quote, files), tail])
+
+
+def run_example(arguments: Sequence[str]) -> ExampleRun:
+    """Run ``cdbandits <arguments>`` in this process, capturing its output.
+
+    Raises
+    ------
+    RuntimeError
+        If the command exits with a non-zero status (its standard error in the message).
+    """
+    from ...cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        status = main(list(arguments))
+    run = ExampleRun(tuple(arguments), int(status or 0), stdout.getvalue(), stderr.getvalue())
+    if run.status != 0:
+        raise RuntimeError(
+            f"cdbandits {shlex.join(arguments)} exited with {run.status}: {run.stderr}"
+        )
+    return run
+
+
+def example_markdown(run: ExampleRun) -> str:
+    """The command and what it printed (warnings first, as on a terminal), in a code block."""
+    printed = run.stderr + run.stdout
+    return f"```console\n$ {run.command()}\n{printed.rstrip()}\n```\n"
+
+
+#: What each example shows, above its command.
+_EXAMPLE_INTROS = {
+    "atp": "ATP results of one period (Sackmann's files as downloaded), the players with the "
+    "most matches:",
+    "trec_dl": "The TREC-DL human judgments of one topic (Yan et al. 2022, as downloaded):",
+}
+
+
+def worked_examples_markdown(
+    paths: Mapping[str, Sequence[str | os.PathLike[str]]], settings: ExampleSettings
+) -> str:
+    """Every example run and shown (:func:`example_markdown`), each under its introduction.
+
+    Parameters
+    ----------
+    paths : mapping of str to sequence of path-like
+        The files of each example of :data:`EXAMPLES`.
+    settings : ExampleSettings
+    """
+    blocks = []
+    for name in EXAMPLES:
+        run = run_example(example_arguments(name, paths[name], settings))
+        blocks.append(f"{_EXAMPLE_INTROS[name]}\n\n{example_markdown(run)}")
+    return "\n".join(blocks)

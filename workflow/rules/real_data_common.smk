@@ -1,0 +1,98 @@
+# Helpers of workflow/rules/real_data.smk (kept apart from the rules, as the linter asks): the
+# real_data config parsed and checked once, the parameters of each job, the data files each
+# job reads (fetched by data.smk from their pinned sources, or the mirror) and the library
+# sources.
+from cdbandits.experiments.real_data.contexts import ANALYSES as REAL_DATA_ANALYSES  # noqa: E402
+from cdbandits.experiments.real_data.settings import (  # noqa: E402
+    DATASETS as REAL_DATA_DATASETS,
+    TREC_DL_QRELS,
+    RealDataSettings,
+)
+from cdbandits.experiments.real_data.sources import (  # noqa: E402
+    ARXIV_KEY,
+    PREFLIB_COLLECTIONS,
+    TREC_DL_JUDGMENTS_KEY,
+    atp_key,
+    preflib_keys,
+)
+
+# A value the schema allows but the code rejects fails here, before any job runs.
+try:
+    REAL_DATA_SETTINGS = RealDataSettings.from_config(config["real_data"], config["seed"])
+except ValueError as _error:
+    raise ConfigError(f"config key {_error}") from None
+
+REAL_DATA_SOURCE_PARAMS = REAL_DATA_SETTINGS.sources.to_config()
+REAL_DATA_SUBSET_PARAMS = REAL_DATA_SETTINGS.subsets.to_config()
+REAL_DATA_CONTEXT_PARAMS = REAL_DATA_SETTINGS.contexts.to_config()
+REAL_DATA_TREC_DL_PARAMS = REAL_DATA_SETTINGS.trec_dl.to_config()
+REAL_DATA_COVERAGE_PARAMS = REAL_DATA_SETTINGS.coverage.to_config()
+REAL_DATA_EXAMPLE_PARAMS = REAL_DATA_SETTINGS.examples.to_config()
+REAL_DATASETS = list(REAL_DATA_SETTINGS.sources.datasets)
+REAL_DATA_CASES = list(REAL_DATA_SETTINGS.coverage.cases)
+REAL_DATA_SHARDS = range(REAL_DATA_SETTINGS.coverage.shards)
+
+
+def atp_data(seasons):
+    """The ATP results files of these seasons."""
+    return [data_path(atp_key(season)) for season in seasons]
+
+
+def period_data(*periods):
+    """The ATP results files of the named periods of real_data.atp_periods."""
+    sources = REAL_DATA_SETTINGS.sources
+    return atp_data(sorted({s for name in periods for s in sources.period_seasons(name)}))
+
+
+def real_dataset_data(wildcards):
+    """The data files of one data set of the subset statistics."""
+    dataset = wildcards.dataset
+    if dataset == "atp":
+        return period_data(*REAL_DATA_SETTINGS.sources.atp_periods)
+    if dataset in PREFLIB_COLLECTIONS:
+        keys = preflib_keys(dataset, REAL_DATA_SETTINGS.sources.max_elections)
+        return [data_path(key) for key in keys]
+    if dataset == "trec_dl":
+        return [data_path(TREC_DL_JUDGMENTS_KEY)]
+    return [data_path(ARXIV_KEY)]
+
+
+def context_data(wildcards):
+    """The ATP results files of one context analysis."""
+    contexts = REAL_DATA_SETTINGS.contexts
+    if wildcards.analysis == "surface":
+        first, last = contexts.surface_seasons
+        return atp_data(range(first, last + 1))
+    return period_data(*contexts.periods)
+
+
+def coverage_data(wildcards):
+    """The real log a coverage case takes its size from."""
+    if wildcards.case == "atp":
+        return period_data(REAL_DATA_SETTINGS.examples.atp_period)
+    return [data_path(TREC_DL_JUDGMENTS_KEY)]
+
+
+REAL_DATA_QRELS = {
+    name: data_path(TREC_DL_QRELS[name]) for name in REAL_DATA_SETTINGS.trec_dl.qrels
+}
+# The code each job runs (a rule reruns when it changes, and only then).
+REAL_DATA_LIBRARY = {
+    room: library(f"experiments.real_data.{room}", "files", "workflow.jobs")
+    for room in (
+        "experiments",
+        "tables",
+        "contexts",
+        "trec_dl",
+        "coverage",
+        "examples",
+        "figures",
+        "readme",
+    )
+}
+REAL_DATA_LIBRARY["examples"] += library("cli")
+
+
+def real_data_outputs():
+    """Everything the real_data family builds (the inputs of its target rule `real_data`)."""
+    return list(rules.real_data.input)
