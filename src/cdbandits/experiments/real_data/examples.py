@@ -16,6 +16,7 @@ import os
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .settings import ExampleSettings
 
@@ -67,6 +68,8 @@ def example_arguments(
             "trec-dl",
             "--context-value",
             settings.trec_dl_topic,
+            "--unobserved",
+            "drop-items",
             *common,
         )
     raise ValueError(f"unknown example {name!r}; known: {EXAMPLES}")
@@ -91,11 +94,12 @@ class ExampleRun:
     stderr: str
 
     def command(self) -> str:
-        """The command line, one file per line after ``--pairs`` (copy-pastable)."""
+        """The command line as run in the folder holding the files (their names only, one
+        per line after ``--pairs`` if several), copy-pastable."""
         pairs = self.arguments.index("--pairs")
         options = [i for i, a in enumerate(self.arguments) if a.startswith("--")]
         end = next(i for i in options if i > pairs)
-        files = self.arguments[pairs + 1 : end]
+        files = [Path(path).name for path in self.arguments[pairs + 1 : end]]
         head = shlex.join(["cdbandits", *self.arguments[: pairs + 1]])
         tail = shlex.join(self.arguments[end:])
         if len(files) == 1:
@@ -132,9 +136,11 @@ def example_markdown(run: ExampleRun) -> str:
 
 #: What each example shows, above its command.
 _EXAMPLE_INTROS = {
-    "atp": "ATP results of one period (Sackmann's files as downloaded), the players with the "
-    "most matches:",
-    "trec_dl": "The TREC-DL human judgments of one topic (Yan et al. 2022, as downloaded):",
+    "atp": "ATP results of one period (Jeff Sackmann's `atp_matches_YYYY.csv` files as "
+    "downloaded, in the current folder), among the players with the most matches:",
+    "trec_dl": "The TREC-DL human passage preferences of one topic (Yan et al. 2022, "
+    "`judgments.txt` as downloaded), among the passages whose pairs were all compared "
+    "(the tournament's finalists):",
 }
 
 
