@@ -34,7 +34,9 @@ def make_log(
 
 def write_atp(path: Path, matches: Sequence[tuple[str, str, str, str]]) -> Path:
     """An ``atp_matches_YYYY.csv`` with (surface, winner, loser, score) rows."""
-    rows = "".join(f"t,{s},{w},{l},{score}\n" for s, w, l, score in matches)
+    rows = "".join(
+        f"t,{surface},{winner},{loser},{score}\n" for surface, winner, loser, score in matches
+    )
     path.write_text(ATP_HEADER + rows, encoding="utf-8")
     return path
 

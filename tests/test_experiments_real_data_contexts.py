@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data_helpers import make_log
 
 from cdbandits.experiments.real_data.contexts import (
     best_single_lottery,
@@ -12,7 +13,6 @@ from cdbandits.experiments.real_data.contexts import (
     exploitabilities,
     measure_context_gain,
 )
-from real_data_helpers import make_log
 
 
 def duel(p):

@@ -1,6 +1,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from real_data_helpers import make_log
 
 from cdbandits.experiments.real_data.coverage import (
     case_log,
@@ -9,7 +10,6 @@ from cdbandits.experiments.real_data.coverage import (
     merge_case_shards,
 )
 from cdbandits.experiments.real_data.settings import CoverageSettings, ExampleSettings
-from real_data_helpers import make_log
 
 SETTINGS = CoverageSettings(("atp",), 30, 20, 2, 0.9, 0.05, 11)
 

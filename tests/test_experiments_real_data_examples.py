@@ -1,4 +1,5 @@
 import pytest
+from real_data_helpers import write_atp
 
 from cdbandits.experiments.real_data.examples import (
     ExampleRun,
@@ -8,7 +9,6 @@ from cdbandits.experiments.real_data.examples import (
     worked_examples_markdown,
 )
 from cdbandits.experiments.real_data.settings import ExampleSettings
-from real_data_helpers import write_atp
 
 SETTINGS = ExampleSettings("2010s", 3, "952262", 20, 5)
 

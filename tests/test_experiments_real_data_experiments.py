@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from real_data_helpers import transitive
 
 from cdbandits.experiments.real_data.experiments import (
     matrix_samples,
@@ -9,7 +10,6 @@ from cdbandits.experiments.real_data.experiments import (
 )
 from cdbandits.experiments.real_data.settings import SubsetSettings
 from cdbandits.experiments.real_data.sources import RealMatrix
-from real_data_helpers import transitive
 
 ROCK_PAPER_SCISSORS = np.array([[0, 1, -1], [-1, 0, 1], [1, -1, 0]], dtype=float)
 

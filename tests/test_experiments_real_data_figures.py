@@ -1,5 +1,6 @@
 import numpy as np
 import pandas as pd
+from real_data_helpers import transitive
 
 from cdbandits.experiments.real_data.experiments import matrix_summary, subset_counts
 from cdbandits.experiments.real_data.figures import (
@@ -10,7 +11,6 @@ from cdbandits.experiments.real_data.figures import (
 from cdbandits.experiments.real_data.settings import SubsetSettings
 from cdbandits.experiments.real_data.sources import RealMatrix
 from cdbandits.experiments.real_data.tables import series_tables
-from real_data_helpers import transitive
 
 
 def labels(figure):

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from real_data_helpers import write_atp
 
 from cdbandits.comparisons.records import ComparisonLogError
 from cdbandits.comparisons.settings import CountPolicy
@@ -12,7 +13,6 @@ from cdbandits.experiments.real_data.sources import (
     resampled_matrices,
     season_of,
 )
-from real_data_helpers import write_atp
 
 MATCHES = [
     ("Clay", "A", "B", "6-1 6-1"),

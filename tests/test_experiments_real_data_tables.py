@@ -2,6 +2,7 @@ import json
 
 import numpy as np
 import pandas as pd
+from real_data_helpers import make_log, transitive
 
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.experiments.real_data.experiments import matrix_summary, subset_counts
@@ -15,7 +16,6 @@ from cdbandits.experiments.real_data.tables import (
     series_overview,
     series_tables,
 )
-from real_data_helpers import make_log, transitive
 
 SETTINGS = SubsetSettings(30, (2, 3, 4), 0, "half", 0.95, "clopper-pearson", 1)
 

@@ -1,4 +1,5 @@
 import pytest
+from real_data_helpers import make_log
 
 from cdbandits.experiments.real_data.settings import TrecComparisonSettings
 from cdbandits.experiments.real_data.trec_dl import (
@@ -7,7 +8,6 @@ from cdbandits.experiments.real_data.trec_dl import (
     topic_comparison,
     trec_dl_comparison,
 )
-from real_data_helpers import make_log
 
 SETTINGS = TrecComparisonSettings(("Set-I", "Set-II"), 30, 0.95, 3)
 
