@@ -2,7 +2,14 @@
 
 import pytest
 
-from cdbandits.plotting import ALGORITHM_STYLES, algorithm_style, panel_grid, title_and_caption
+from cdbandits.plotting import (
+    ALGORITHM_STYLES,
+    SERIES_STYLES,
+    algorithm_style,
+    panel_grid,
+    series_styles,
+    title_and_caption,
+)
 
 
 def test_every_algorithm_has_a_distinct_label():
@@ -34,3 +41,11 @@ def test_click_models_keep_their_style_and_others_get_distinct_ones():
     assert len({(s.colour, s.marker, s.linestyle) for s in styles.values()}) == 4
     many = click_model_styles([f"model_{i}" for i in range(7)])
     assert len(many) == 7
+
+
+def test_series_styles_are_distinct_and_run_out_loudly():
+    styles = series_styles([f"s{i}" for i in range(len(SERIES_STYLES))])
+    assert len({style.colour for style in styles.values()}) == len(SERIES_STYLES)
+    assert len({style.marker for style in styles.values()}) == len(SERIES_STYLES)
+    with pytest.raises(ValueError, match="distinct styles"):
+        series_styles([f"s{i}" for i in range(len(SERIES_STYLES) + 1)])

@@ -20,12 +20,14 @@ __all__ = [
     "LEGEND_SIZE",
     "PANEL_SIZE",
     "REFERENCE_STYLE",
+    "SERIES_STYLES",
     "SUPPORT_SIZE_COLOURS",
     "TITLE_SIZE",
     "AlgorithmStyle",
     "SeriesStyle",
     "algorithm_style",
     "click_model_styles",
+    "series_styles",
     "panel_grid",
     "pyplot",
     "title_and_caption",
@@ -165,6 +167,29 @@ SUPPORT_SIZE_COLOURS: dict[int, str] = {
     4: "#666666",
     5: "#3a9b5c",
 }
+
+
+#: Distinct styles for series without a style of their own (e.g. the periods and
+#: collections of real data), in turn.
+SERIES_STYLES: tuple[SeriesStyle, ...] = (
+    *CLICK_MODEL_STYLES.values(),
+    *_EXTRA_SERIES_STYLES,
+    SeriesStyle("#17becf", "X", (0, (3, 1, 1, 1, 1, 1))),
+    SeriesStyle("#8c564b", "<", (0, (2, 2))),
+)
+
+
+def series_styles(names: Sequence[str]) -> dict[str, SeriesStyle]:
+    """A distinct style for each of up to ``len(SERIES_STYLES)`` names, in order.
+
+    Raises
+    ------
+    ValueError
+        For more names than styles (they could not be told apart).
+    """
+    if len(names) > len(SERIES_STYLES):
+        raise ValueError(f"{len(names)} series but only {len(SERIES_STYLES)} distinct styles")
+    return dict(zip(names, SERIES_STYLES, strict=False))
 
 
 def click_model_styles(models: Sequence[str]) -> dict[str, SeriesStyle]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ...plotting import LEGEND_SIZE, REFERENCE_STYLE, click_model_styles, panel_grid
+from ...plotting import LEGEND_SIZE, REFERENCE_STYLE, panel_grid, series_styles
 from ...plotting import title_and_caption as _title_and_caption
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def plot_dataset_statistics(
     """
     figure, axes = panel_grid(len(_PANELS), columns=3)
     series = list(dict.fromkeys(per_k["series"]))
-    styles = click_model_styles(series)
+    styles = series_styles(series)
     has_band = bool(per_k["draws"].max() > 0)
     for axis, (title, ylabel, lines) in zip(axes, _PANELS, strict=True):
         for name in series:
@@ -129,8 +129,9 @@ def plot_dataset_statistics(
         bbox_to_anchor=(0.5, -0.02),
     )
     samples = sorted({int(n) for n in per_k["matrices"]})
+    per_k_text = f"{samples[0]:,}" if len(samples) == 1 else f"{samples[0]:,}-{samples[-1]:,}"
     caption = [
-        f"Random K-item sub-matrices ({samples[0]:,}-{samples[-1]:,} per K and series); "
+        f"Random K-item sub-matrices ({per_k_text} per K and series); "
         f"shaded: {100 * confidence:g}% {interval} intervals over the sampled sub-matrices.",
         f"Hatched: {100 * confidence:g}% band of the same statistics on matrices resampled from "
         "the data (its own noise)."
@@ -213,7 +214,7 @@ def plot_trec_dl_agreement(agreement: pd.DataFrame) -> Figure:
     views = list(dict.fromkeys(agreement["view"]))
     figure, axes = panel_grid(len(views), columns=2, panel_size=(6.4, 3.8))
     published = list(dict.fromkeys(agreement["published"]))
-    styles = click_model_styles(published)
+    styles = series_styles(published)
     width = 0.8 / len(published)
     positions = np.arange(len(_AGREEMENT))
     for axis, view in zip(axes, views, strict=True):
