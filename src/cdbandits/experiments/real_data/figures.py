@@ -171,16 +171,16 @@ def plot_context_gains(gains: pd.DataFrame, draws: pd.DataFrame) -> Figure:
                 alpha=0.55,
                 label=label,
             )
-        axis.axvline(
-            row.gain, color=REFERENCE_STYLE.colour, lw=1.5, label=f"observed gain {row.gain:.3f}"
-        )
+        axis.axvline(row.gain, color=REFERENCE_STYLE.colour, lw=1.5, label="observed gain")
         axis.set_title(
-            f"by {row.analysis}: {row.contexts}\n{row.items} players, p = {row.p_value:.3f}"
+            f"by {row.analysis}: {row.contexts}\n{row.items} players, observed gain "
+            f"{row.gain:.3f}, p = {row.p_value:.3f}"
         )
         axis.set_xlabel("gain: average exploitability of the best single lottery")
         axis.set_ylabel("resamples")
         axis.grid(alpha=0.3)
-        axis.legend(fontsize=LEGEND_SIZE)
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=3, fontsize=LEGEND_SIZE)
     _title_and_caption(
         figure,
         "Does context matter? ATP players by court surface and by period",
@@ -189,17 +189,17 @@ def plot_context_gains(gains: pd.DataFrame, draws: pd.DataFrame) -> Figure:
         "the per-context von Neumann winners are never beaten. p: share of shuffles whose gain "
         "reaches the observed one.",
     )
-    figure.subplots_adjust(top=0.72, wspace=0.3)
+    figure.subplots_adjust(top=0.72, bottom=0.25, wspace=0.3)
     return figure
 
 
 #: The TREC-DL agreement measures drawn (column of the agreement table, label).
 _AGREEMENT = (
-    ("in_support", "every published passage\nin the vNW support"),
-    ("has_top", "vNW's heaviest passage\nis published"),
-    ("copeland", "a published passage is\na Copeland winner"),
-    ("condorcet", "a published passage is\nthe Condorcet winner"),
-    ("condorcet_exists", "a Condorcet\nwinner exists"),
+    ("in_support", "all published\npassages in\nvNW support"),
+    ("has_top", "vNW's heaviest\npassage is\npublished"),
+    ("copeland", "a published\npassage is a\nCopeland winner"),
+    ("condorcet", "a published\npassage is the\nCondorcet winner"),
+    ("condorcet_exists", "a Condorcet\nwinner\nexists"),
 )
 
 
@@ -212,7 +212,7 @@ def plot_trec_dl_agreement(agreement: pd.DataFrame) -> Figure:
         :func:`.trec_dl.comparison_summary`.
     """
     views = list(dict.fromkeys(agreement["view"]))
-    figure, axes = panel_grid(len(views), columns=2, panel_size=(6.4, 3.8))
+    figure, axes = panel_grid(len(views), columns=2, panel_size=(7.2, 4.2))
     published = list(dict.fromkeys(agreement["published"]))
     styles = series_styles(published)
     width = 0.8 / len(published)
