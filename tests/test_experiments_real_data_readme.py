@@ -30,11 +30,13 @@ PER_K = pd.DataFrame(
 
 def test_claims_paragraph_counts_and_ranges_come_from_the_tables():
     text = claims_paragraph(CLAIMS, PER_K)
-    assert "On 2 real series (a and b)" in text
-    assert "1 hold on every series (`c1`) and 1 on none (`c2`)" in text
-    assert "85%-100% of the sampled sub-matrices, all of them in 70%-95%" in text
+    assert "On 2 real series (a and b), `c1` hold on every series" in text
+    assert "(`c2`) on 0" in text
+    assert "85%-100% of the sampled sub-matrices per series (all of them in 70%-95%)" in text
     assert "has 5 items (b)" in text
-    assert "(a: never; b: K = 3)" in text
+    assert "on 1 series (b: K = 3), but in most sub-matrices at every K on a," in text
+    mixed = CLAIMS.assign(holds=[True, False, False, True])
+    assert "none of the paper's 2 claims holds everywhere" in claims_paragraph(mixed, PER_K)
 
 
 def test_contexts_trec_and_coverage_paragraphs():
@@ -45,7 +47,7 @@ def test_contexts_trec_and_coverage_paragraphs():
     )  # fmt: skip
     text = contexts_paragraph(gains)
     assert "8 players, 1,234 matches" in text and "55.0% win chance" in text
-    assert "p = 0.004" in text
+    assert "p = 0.004: beyond what the noise" in text
     agreement = pd.DataFrame(
         [{"view": v, "published": p, "topics": 50, "has_top": h, "copeland": 0.5,
           "condorcet_exists": 0.2, "support_size": s, "agrees_with_" + q: 0.4}
