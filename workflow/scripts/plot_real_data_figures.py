@@ -5,13 +5,9 @@ from cdbandits.experiments.real_data.figures import (
     plot_dataset_statistics,
     plot_trec_dl_agreement,
 )
+from cdbandits.experiments.real_data.tables import read_stacked
 from cdbandits.files import save_figure
 from cdbandits.workflow.jobs import log_to_file
-
-
-def stacked(paths):
-    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
-
 
 with log_to_file(snakemake.log[0]):
     for dataset, path in zip(snakemake.params.datasets, snakemake.input.per_k, strict=True):
@@ -20,7 +16,9 @@ with log_to_file(snakemake.log[0]):
         )
         save_figure(figure, *snakemake.output[dataset])
     save_figure(
-        plot_context_gains(stacked(snakemake.input.gains), stacked(snakemake.input.draws)),
+        plot_context_gains(
+            read_stacked(snakemake.input.gains), read_stacked(snakemake.input.draws)
+        ),
         *snakemake.output.contexts,
     )
     save_figure(

@@ -41,6 +41,7 @@ __all__ = [
     "cross_dataset_markdown",
     "cross_dataset_table",
     "read_series_counts",
+    "read_stacked",
     "series_claims",
     "series_overview",
     "series_tables",
@@ -48,6 +49,11 @@ __all__ = [
 
 #: Shares of the per-K table that get a data band.
 BAND_STATISTICS = ("condorcet", "all_copeland_in_support", "some_copeland_in_support")
+
+
+def read_stacked(paths: Sequence[str | os.PathLike[str]]) -> pd.DataFrame:
+    """The CSV tables of several data sets (or analyses), one under the other."""
+    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
 
 
 def read_series_counts(path: str | os.PathLike[str]) -> list[SeriesCounts]:
