@@ -58,3 +58,14 @@ def test_on_the_real_judgments(data_mirror):
     assert set(table["topic"]) == {"952262"} and len(summary) == 4
     finalists = table[table["view"] == "finalists"].iloc[0]
     assert finalists["pairs_compared"] == finalists["pairs"]
+
+
+def test_has_top_names_the_heaviest_passage_of_a_cycle():
+    # a beats b 3-1, b beats c 3-1, c beats a 4-0: the vNW is (1/4, 1/2, 1/4), b heaviest
+    records = [(0, 1, 1)] * 3 + [(1, 0, 1)] + [(1, 2, 1)] * 3 + [(2, 1, 1)] + [(2, 0, 1)] * 4
+    log = make_log("abc", records)
+    published = {"Set-I": ("b",), "Set-II": ("a",)}
+    row = topic_comparison(log, "1", published, "finalists", SETTINGS)
+    assert row["support"] == "b a c" and row["top_weight"] == pytest.approx(0.5)
+    assert row["Set-I_has_top"] and not row["Set-II_has_top"]
+    assert row["Set-II_in_support"] == 1 and row["Set-II_weight"] == pytest.approx(0.25)
