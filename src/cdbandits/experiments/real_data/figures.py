@@ -141,7 +141,7 @@ def plot_dataset_statistics(
     _title_and_caption(
         figure, f"Appendix statistics on real data: {DATASET_TITLES[dataset]}", caption
     )
-    figure.subplots_adjust(top=0.80, bottom=0.30 if len(labels) > 4 else 0.24, wspace=0.3)
+    figure.subplots_adjust(top=0.76, bottom=0.30 if len(labels) > 4 else 0.24, wspace=0.3)
     return figure
 
 
