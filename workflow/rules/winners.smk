@@ -54,6 +54,7 @@ rule compute_full_matrix_winners:
             caption="../report/winners/full_matrices_csv.rst",
             category=WINNERS_CATEGORY,
         ),
+        markdown="results/winners/full_matrices.md",
         details=report(
             "results/winners/full_matrices.json",
             caption="../report/winners/full_matrices_json.rst",
