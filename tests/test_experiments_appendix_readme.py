@@ -84,8 +84,8 @@ def test_only_the_papers_click_model_is_tabled(readme):
 
 def test_the_readme_holds_the_workflows_account_between_markers():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    begin = readme.index("<!-- BEGIN results/appendix/readme.md")
-    end = readme.index("<!-- END results/appendix/readme.md -->")
+    begin = readme.index("<!-- begin: results/appendix/readme.md -->")
+    end = readme.index("<!-- end: results/appendix/readme.md -->")
     block = readme[begin:end]
     assert "| claim | the paper | our reading | our value | holds | reading changed |" in block
     assert "| claim | click model | holds on the full grid |" in block

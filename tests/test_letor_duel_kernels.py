@@ -13,14 +13,14 @@ from cdbandits.letor.duel_kernels import (
     run_duels,
 )
 from cdbandits.letor.interleave import rank_weights
-from cdbandits.letor.rankers import _sort_queries
+from cdbandits.letor.rankers import sort_queries
 
 
 def tables_of(scores: np.ndarray, offsets: np.ndarray) -> RankingTables:
     """Ranking tables of the rankers whose scores are the rows of ``scores``."""
     tables = [np.empty(scores.shape, dtype=np.int64) for _ in range(4)]
     for ranker in range(scores.shape[0]):
-        _sort_queries(scores[ranker], offsets, *(table[ranker] for table in tables))
+        sort_queries(scores[ranker], offsets, *(table[ranker] for table in tables))
     return RankingTables(*tables)
 
 

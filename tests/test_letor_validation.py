@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from cdbandits.letor import compare_matrices, comparison_table, plot_comparison
+from cdbandits.letor.validation import comparison_summary_markdown
 
 PUBLISHED = "mslr-preference-matrices/nightingal3-duelling-bandits/MSLR_Informational_PMat.npz"
 
@@ -58,3 +59,35 @@ def test_table_and_figure(published: np.ndarray, tmp_path: Path):
 def test_mismatched_shapes_are_rejected(published: np.ndarray):
     with pytest.raises(ValueError, match="built matrix is 5x5 but the published one is 136x136"):
         compare_matrices(published[:5, :5], published)
+
+
+def test_summary_names_each_matrix_condorcet_winner_as_a_feature_column():
+    rock_paper_scissors = np.array([[0.5, 0.9, 0.2], [0.1, 0.5, 0.8], [0.8, 0.2, 0.5]])
+    built = rock_paper_scissors.copy()
+    built[0, 2], built[2, 0] = 0.6, 0.4  # arm 0 now beats both others
+    rankers = [7, 30, 99]
+    comparison = compare_matrices(built, rock_paper_scissors, separation=0.1)
+    text = comparison_summary_markdown(
+        comparison,
+        click_model="informational",
+        dataset="sample",
+        queries=86,
+        method="probabilistic",
+        comparisons_per_pair=10_000,
+        rankers=rankers,
+    )
+    assert "Condorcet winner of the built matrix: feature column 7; of the published one: none" in (
+        text
+    )
+    assert "Probabilistic Interleave (10,000 comparisons per pair and query)" in text
+    assert "on 66.7% of the 3 pairs" in text
+    same = comparison_summary_markdown(
+        compare_matrices(built, built),
+        click_model="informational",
+        dataset="sample",
+        queries=86,
+        method="team_draft",
+        comparisons_per_pair=5,
+        rankers=rankers,
+    )
+    assert "Both matrices have the same Condorcet winner: feature column 7." in same

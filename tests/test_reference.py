@@ -8,7 +8,12 @@ from hypothesis.extra.numpy import arrays
 
 import cdbandits.reference as reference_module
 from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
-from cdbandits.reference import SIMPLEX_SOLVER, polish_von_neumann, reference_von_neumann_winner
+from cdbandits.reference import (
+    SIMPLEX_SOLVER,
+    check_solver_name,
+    polish_von_neumann,
+    reference_von_neumann_winner,
+)
 from cdbandits.winners import CERTIFICATE_TOL, CertificationError, SolverError, exploitability
 
 
@@ -81,3 +86,9 @@ def test_uncertifiable_answer_raises(monkeypatch):
 def test_unknown_solver_raises():
     with pytest.raises(SolverError, match="NOT_A_SOLVER"):
         reference_von_neumann_winner(five_arm_matrix(), solver="NOT_A_SOLVER")
+
+
+def test_solver_names_are_checked_against_the_installed_solvers():
+    assert check_solver_name("highs") == "HIGHS"
+    with pytest.raises(ValueError, match=r"'GUROBIX' is not an installed cvxpy solver; installed"):
+        check_solver_name("GUROBIX")

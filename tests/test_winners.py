@@ -29,6 +29,7 @@ from cdbandits.winners import (
     random_walk_distribution,
     reference_von_neumann_winner,
     von_neumann_winner,
+    winners_markdown,
     winners_table,
 )
 
@@ -320,3 +321,17 @@ def test_all_winners_and_table():
     table = winners_table({"five": result})
     assert table.loc[0, "von_neumann_support"] == "0;1;2"
     assert table["condorcet_winner"].isna().all()
+
+
+def test_markdown_table_reports_each_winner_of_the_worked_example_and_of_a_cycle():
+    cycle = np.array([[0.0, 0.2, -0.6], [-0.2, 0.0, 0.2], [0.6, -0.2, 0.0]])
+    text = winners_markdown(
+        {"five-arm": all_winners(five_arm_matrix()), "cycle": all_winners(cycle)}
+    )
+    rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines()[2:]}
+    # Appendix B: no Condorcet winner, Copeland scores [2 2 2 3 1], vNW uniform on arms 0-2
+    assert rows["five-arm"].startswith("| five-arm | none | 3 (3 of 4) |")
+    assert "0: 0.3333, 1: 0.3333, 2: 0.3333 (" in rows["five-arm"]
+    # w P = 0 on the cycle gives w proportional to (0.2, 0.6, 0.2)
+    assert "| none | 0, 1, 2 (1 of 2) |" in rows["cycle"]
+    assert "| 0: 0.2000, 1: 0.6000, 2: 0.2000 (" in rows["cycle"]

@@ -185,6 +185,10 @@ def test_corrupt_mirror_file_is_reported_on_the_console(tmp_path, data_mirror):
             {"letor": {"validation": {"click_models": ["perfect"]}}},
             "config key letor.validation.click_models lists 'perfect'",
         ),
+        (
+            {"winners": {"solver": "NO_SUCH_SOLVER"}},
+            "config key winners.solver: 'NO_SUCH_SOLVER' is not an installed cvxpy solver",
+        ),
     ],
 )
 def test_values_the_code_rejects_fail_when_the_workflow_starts(tmp_path, override, message):

@@ -2,7 +2,7 @@
 
 This is the solver the library used before :mod:`cdbandits.vnw_kernels`; it stays as the
 independent reference of the tests and of the appendix verification
-(:func:`cdbandits.appendix.verify_against_reference`), and answers
+(:func:`cdbandits.experiments.appendix.verification.verify_against_reference`), and answers
 :func:`cdbandits.winners.von_neumann_winner` when a cvxpy solver is named.
 
 1. LP: maximise ``t`` subject to ``P.T @ w >= t``, ``w >= 0``, ``sum(w) == 1``, with ``P``
@@ -49,6 +49,7 @@ __all__ = [
     "SIMPLEX_OPTIONS",
     "SIMPLEX_SOLVER",
     "SUPPORT_THRESHOLD",
+    "check_solver_name",
     "polish_von_neumann",
     "reference_von_neumann_winner",
 ]
@@ -110,6 +111,24 @@ def polish_von_neumann(
             return weights
         support = support[positive]
     return np.zeros(k)
+
+
+def check_solver_name(solver: str) -> str:
+    """Return ``solver`` if it names an installed cvxpy LP solver (case-insensitive), upper-cased.
+
+    Raises
+    ------
+    ValueError
+        Naming the installed solvers, if it does not.
+    """
+    import cvxpy  # here, not at the top: it takes most of a second to import
+
+    installed = cvxpy.installed_solvers()
+    if str(solver).upper() not in installed:
+        raise ValueError(
+            f"{solver!r} is not an installed cvxpy solver; installed: {', '.join(installed)}"
+        )
+    return str(solver).upper()
 
 
 def reference_von_neumann_winner(

@@ -68,6 +68,7 @@ __all__ = [
     "random_walk_distribution",
     "reference_von_neumann_winner",
     "von_neumann_winner",
+    "winners_markdown",
     "winners_table",
 ]
 
@@ -443,3 +444,45 @@ def winners_table(details: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     table["condorcet_winner"] = table["condorcet_winner"].astype("Int64")
     return table
+
+
+def winners_markdown(details: Mapping[str, Mapping[str, Any]]) -> str:
+    """A Markdown table of every winner of each named matrix (0-based arms), for the README.
+
+    Parameters
+    ----------
+    details : mapping of str to dict
+        Matrix name to the output of :func:`all_winners`.
+
+    Returns
+    -------
+    str
+        One row per matrix: Condorcet winner (or none), Copeland winners with their wins out
+        of ``K - 1``, Borda and random-walk winners, and the von Neumann winner's weights
+        (4 decimals) with the compiled path that found it and its certificate.
+    """
+
+    def arms(values: list[int]) -> str:
+        return ", ".join(str(arm) for arm in values)
+
+    lines = [
+        "| matrix | Condorcet winner | Copeland winner (wins of K − 1) | Borda / random-walk "
+        "winner | von Neumann winner |",
+        "|---|---|---|---|---|",
+    ]
+    for name, result in details.items():
+        vnw = result["von_neumann"]
+        copeland = result["copeland"]["wins"]
+        if len(vnw["support"]) == 1:
+            von_neumann = str(vnw["support"][0])
+        else:
+            weights = ", ".join(f"{arm}: {vnw['weights'][arm]:.4f}" for arm in vnw["support"])
+            von_neumann = f"{weights} ({vnw['solver']}, certificate {vnw['exploitability']:.0e})"
+        condorcet = "none" if result["condorcet"] is None else str(result["condorcet"])
+        lines.append(
+            f"| {name} | {condorcet} | {arms(copeland['winners'])} "
+            f"({max(copeland['scores']):g} of {result['K'] - 1}) | "
+            f"{arms(result['borda']['winners'])} / {arms(result['random_walk']['winners'])} | "
+            f"{von_neumann} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -58,8 +58,3 @@ def appendix_matrix(wildcards):
     """The matrix file of a click model: a fetched data file or a path (e.g. a built matrix)."""
     source = APPENDIX_SETTINGS.matrices[wildcards.click_model]
     return data_path(source) if source in DATA_FILES else source
-
-
-def appendix_outputs():
-    """Everything the appendix builds (for the default target)."""
-    return list(rules.appendix.input)

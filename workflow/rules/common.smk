@@ -82,30 +82,3 @@ def report_figure(paths, caption, category, subcategory=None):
     # (Not at the start of a line: Snakemake's parser would read `report` as its keyword.)
     flagged = report(first, caption=caption, category=category, subcategory=subcategory)
     return [flagged, *rest]
-
-
-def notebook_outputs(*names):
-    """Executed copy and HTML rendering of each named notebook (rules in report.smk)."""
-    return [f"results/notebooks/{name}.{ext}" for name in names for ext in ("ipynb", "html")]
-
-
-def final_outputs():
-    """Everything the default target builds."""
-    return [
-        "results/examples/five_arm.csv",
-        "results/examples/clone_copeland.csv",
-        "results/examples/examples.json",
-        "results/winners/full_matrices.csv",
-        "results/winners/full_matrices.json",
-        *appendix_outputs(),
-        *online_outputs(),
-        *oracle_outputs(),
-        *(rules.publish_figures.output if is_default_config() else []),
-        *notebook_outputs(
-            "examples_and_full_matrices",
-            "appendix_statistics",
-            "mslr_pipeline_validation",
-            "online_regret",
-            "oracle_methods_and_bounds",
-        ),
-    ]

@@ -167,6 +167,7 @@ rule validate_letor_matrix:
             category=LETOR_CATEGORY,
             subcategory="Validation against the published matrices",
         ),
+        markdown="results/letor/validation/{dataset}_{click_model}.md",
         figure=report_figure(
             figure_paths("letor/validation", "{dataset}_{click_model}"),
             caption="../report/letor/validation_figure.rst",

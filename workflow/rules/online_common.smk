@@ -30,8 +30,3 @@ ONLINE_LIBRARY = {
     room: library(f"experiments.online.{room}", "files", "workflow.jobs")
     for room in ("experiments", "tables", "figures")
 }
-
-
-def online_outputs():
-    """Everything the online family builds (the inputs of its target rule `online`)."""
-    return list(rules.online.input)

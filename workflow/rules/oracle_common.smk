@@ -42,8 +42,3 @@ def oracle_sweep_config(wildcards):
 def oracle_table(name):
     """Where a combined or summary table of the oracle sweeps goes."""
     return f"results/oracle/{name}.csv"
-
-
-def oracle_outputs():
-    """Everything the oracle family builds (the target rule `oracle`)."""
-    return list(rules.oracle.input)

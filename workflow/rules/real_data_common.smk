@@ -95,7 +95,3 @@ REAL_DATA_LIBRARY["examples"] += library("cli")
 for _room in ("figures", "readme"):
     REAL_DATA_LIBRARY[_room] += library("experiments.real_data.tables")
 
-
-def real_data_outputs():
-    """Everything the real_data family builds (the inputs of its target rule `real_data`)."""
-    return list(rules.real_data.input)

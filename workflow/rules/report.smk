@@ -1,12 +1,9 @@
-# The result notebooks, executed headless on the workflow's outputs, and the description
-# of the Snakemake report (envs/venv.sh snakemake --report results/report.html).
-#
-# One rule per notebook under notebooks/ (the oracle notebook's is in oracle.smk), all running
-# workflow/scripts/execute_notebook.py.
-# A rule's named inputs, except `notebook` and `library`, and its params are the notebook's
-# parameters: they must match the names of the notebook's cell tagged "parameters" exactly
-# (cdbandits.workflow.notebooks checks). Outputs: the executed copy and its HTML rendering, which is
-# part of the report; both are final outputs (notebook_outputs in common.smk).
+# The description of the Snakemake report (envs/venv.sh snakemake --report results/report.html)
+# and the copy of the README's figures to figures/. Each family's notebook rule sits at the end
+# of its own rules file, before the family's target rule; every notebook runs
+# workflow/scripts/execute_notebook.py, and its rule's named inputs (except `notebook` and
+# `library`) and params must match the notebook's cell tagged "parameters"
+# (cdbandits.workflow.notebooks checks).
 
 report: "../report/workflow.rst"
 
@@ -20,7 +17,7 @@ mimetypes.add_type("application/octet-stream", ".npz")
 
 
 # The README's figures, copied to figures/ (tracked) only by a run of the default config
-# (final_outputs in common.smk). The oracle scaling figure is left out: it plots timings,
+# (rule all in the Snakefile). The oracle scaling figure is left out: it plots timings,
 # which differ from run to run.
 README_FIGURES = [
     *(path for name in rules.plot_appendix_figures.output.keys() for path in rules.plot_appendix_figures.output[name]),

@@ -1,3 +1,11 @@
+from cdbandits.reference import check_solver_name  # noqa: E402
+
+if config["winners"]["solver"] is not None:
+    try:
+        check_solver_name(config["winners"]["solver"])
+    except ValueError as error:
+        raise ConfigError(f"config key winners.solver: {error}") from None
+
 EXAMPLES_CATEGORY = "Worked examples (Appendix B)"
 WINNERS_CATEGORY = "Published MSLR matrices"
 
@@ -46,6 +54,7 @@ rule compute_full_matrix_winners:
             caption="../report/winners/full_matrices_csv.rst",
             category=WINNERS_CATEGORY,
         ),
+        markdown="results/winners/full_matrices.md",
         details=report(
             "results/winners/full_matrices.json",
             caption="../report/winners/full_matrices_json.rst",

@@ -2,8 +2,9 @@ import json
 
 import numpy as np
 
-from cdbandits.files import save_figure, write_csv, write_json
+from cdbandits.files import save_figure, write_csv, write_json, write_text
 from cdbandits.letor import PreferenceEstimate, compare_matrices, comparison_table, plot_comparison
+from cdbandits.letor.validation import comparison_summary_markdown
 from cdbandits.matrix_io import load_matrix
 from cdbandits.workflow.jobs import log_to_file
 
@@ -44,6 +45,18 @@ with log_to_file(snakemake.log[0]) as log:
             "rankers": rankers,
             "caveat": caveat,
         },
+    )
+    write_text(
+        snakemake.output.markdown,
+        comparison_summary_markdown(
+            comparison,
+            click_model=model_name,
+            dataset=dataset,
+            queries=queries,
+            method=built.method,
+            comparisons_per_pair=built.comparisons_per_pair,
+            rankers=rankers,
+        ),
     )
     log.info(
         "pearson %.3f, sign agreement %.3f on %d pairs separated by more than %g",

@@ -14,23 +14,15 @@ after drawing ``j`` and seeing reward ``r in [0, 1]``, ``log w_j += gamma (r / p
 
 from __future__ import annotations
 
-import math
-
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ..karmed.sparring_exp3 import exp3_exploration_rate, exp3_probabilities, exp3_update
 from .duels import DuelingAlgorithm, DuelLog, draw_action, schedule_log
 from .environments import ContextPopulation, DuelingEnvironment
 
 __all__ = ["Exp3", "SparringExp3", "UniformDuels", "exp3_exploration_rate"]
-
-
-def exp3_exploration_rate(n_actions: int, horizon: int) -> float:
-    """``gamma = min(1, sqrt(K ln K / ((e - 1) T)))``."""
-    if n_actions < 2 or horizon < 1:
-        raise ValueError(f"need n_actions >= 2 and horizon >= 1; got {n_actions}, {horizon}")
-    return min(1.0, math.sqrt(n_actions * math.log(n_actions) / ((math.e - 1.0) * horizon)))
 
 
 class UniformDuels(DuelingAlgorithm):
@@ -62,33 +54,13 @@ class UniformDuels(DuelingAlgorithm):
         return schedule_log(population, context_ids, duel_uniforms, first, second)
 
 
-@numba.njit(cache=True)
-def _exp3_probabilities(
-    log_weights: NDArray[np.float64], gamma: float, probabilities: NDArray[np.float64]
-) -> None:
-    n_actions = log_weights.size
-    shift = log_weights.max()
-    total = 0.0
-    for a in range(n_actions):
-        probabilities[a] = math.exp(log_weights[a] - shift)
-        total += probabilities[a]
-    for a in range(n_actions):
-        probabilities[a] = (1.0 - gamma) * probabilities[a] / total + gamma / n_actions
-
-
-@numba.njit(cache=True)
-def _exp3_update(
-    log_weights: NDArray[np.float64],
-    probabilities: NDArray[np.float64],
-    gamma: float,
-    action: int,
-    reward: float,
-) -> None:
-    log_weights[action] += gamma * reward / (probabilities[action] * log_weights.size)
-
-
 class Exp3:
-    """EXP3 over ``n_actions`` actions with rewards in ``[0, 1]``; see the module docstring.
+    """EXP3 over ``n_actions`` actions tuned to a horizon; see the module docstring.
+
+    The stepwise twin of the compiled episode (the same compiled
+    :func:`~cdbandits.karmed.sparring_exp3.exp3_probabilities` and
+    :func:`~cdbandits.karmed.sparring_exp3.exp3_update` as the K-armed Sparring EXP3), so
+    that both paths draw the same duels.
 
     Parameters
     ----------
@@ -126,12 +98,12 @@ class Exp3:
     def action_probabilities(self) -> NDArray[np.float64]:
         """This round's ``p`` (K,)."""
         probabilities = np.empty(self.n_actions)
-        _exp3_probabilities(self.log_weights_, self.gamma_, probabilities)
+        exp3_probabilities(self.log_weights_, self.gamma_, probabilities)
         return probabilities
 
     def choose(self, uniform: float) -> int:
         """Draw this round's action by inverse CDF at ``uniform`` in ``[0, 1)``."""
-        _exp3_probabilities(self.log_weights_, self.gamma_, self._probabilities)
+        exp3_probabilities(self.log_weights_, self.gamma_, self._probabilities)
         self._action = draw_action(self._probabilities, uniform)
         return self._action
 
@@ -141,7 +113,7 @@ class Exp3:
             raise RuntimeError("update() needs a preceding choose()")
         if not 0.0 <= reward <= 1.0:
             raise ValueError(f"EXP3 rewards must lie in [0, 1]; got {reward}")
-        _exp3_update(self.log_weights_, self._probabilities, self.gamma_, self._action, reward)
+        exp3_update(self.log_weights_, self._probabilities, self.gamma_, self._action, reward)
         self._action = None
 
 
@@ -163,13 +135,13 @@ def _sparring_exp3_episode(
     row_probabilities = np.empty(n_actions)
     column_probabilities = np.empty(n_actions)
     for t in range(horizon):
-        _exp3_probabilities(row_log_weights, gamma, row_probabilities)
-        _exp3_probabilities(column_log_weights, gamma, column_probabilities)
+        exp3_probabilities(row_log_weights, gamma, row_probabilities)
+        exp3_probabilities(column_log_weights, gamma, column_probabilities)
         a = draw_action(row_probabilities, row_uniforms[t])
         b = draw_action(column_probabilities, column_uniforms[t])
         outcome = 1.0 if duel_uniforms[t] < (1.0 + matrices[context_ids[t], a, b]) / 2.0 else -1.0
-        _exp3_update(row_log_weights, row_probabilities, gamma, a, (1.0 + outcome) / 2.0)
-        _exp3_update(column_log_weights, column_probabilities, gamma, b, (1.0 - outcome) / 2.0)
+        exp3_update(row_log_weights, row_probabilities, gamma, a, (1.0 + outcome) / 2.0)
+        exp3_update(column_log_weights, column_probabilities, gamma, b, (1.0 - outcome) / 2.0)
         first[t] = a
         second[t] = b
     return first, second

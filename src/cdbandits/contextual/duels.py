@@ -19,10 +19,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+# The contextual learners draw their actions exactly as the K-armed ones draw arms.
+from ..karmed.base import draw_arm_compiled as draw_action
 from .environments import ContextPopulation, DuelingEnvironment, StochasticEnvironment
 
 __all__ = ["DuelLog", "DuelingAlgorithm", "draw_action", "schedule_log"]
@@ -55,18 +56,6 @@ class DuelLog:
     def horizon(self) -> int:
         """Number of rounds ``T``."""
         return int(self.context_ids.size)
-
-
-@numba.njit(cache=True)
-def draw_action(probabilities: NDArray[np.float64], uniform: float) -> int:
-    """Inverse-CDF draw: the first ``j`` with ``uniform < p_0 + ... + p_j`` (else the last)."""
-    cumulative = 0.0
-    last = probabilities.size - 1
-    for a in range(last):
-        cumulative += probabilities[a]
-        if uniform < cumulative:
-            return a
-    return last
 
 
 def schedule_log(

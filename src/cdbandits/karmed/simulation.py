@@ -31,7 +31,14 @@ from tqdm import tqdm
 from ..preference import Convention, as_skew
 from .base import DuelingBanditAlgorithm
 
-__all__ = ["ENGINES", "Engine", "SimulationResult", "geometric_checkpoints", "simulate"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "SimulationResult",
+    "checked_rounds",
+    "geometric_checkpoints",
+    "simulate",
+]
 
 Engine = Literal["compiled", "python"]
 
@@ -85,9 +92,32 @@ def geometric_checkpoints(horizon: int, count: int = 25) -> NDArray[np.int64]:
     return points if points[-1] == horizon else np.append(points, horizon)
 
 
-def _validated_checkpoints(checkpoints: ArrayLike | None, horizon: int) -> NDArray[np.int64]:
+def checked_rounds(
+    engine: str, horizon: object, checkpoints: ArrayLike | None
+) -> tuple[int, NDArray[np.int64]]:
+    """Check a simulation's ``engine``, ``horizon`` and ``checkpoints``.
+
+    Shared by every simulation loop of the library (K-armed, linear, DBGD).
+
+    Returns
+    -------
+    horizon : int
+    rounds : ndarray of int64
+        The checkpoints: increasing, from >= 1, ending at the horizon (``[horizon]`` when
+        ``checkpoints`` is None).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument that is not valid.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
+        raise ValueError(f"horizon must be a positive integer; got {horizon!r}")
+    horizon = int(horizon)
     if checkpoints is None:
-        return np.array([horizon], dtype=np.int64)
+        return horizon, np.array([horizon], dtype=np.int64)
     rounds = np.asarray(checkpoints)
     if rounds.ndim != 1 or rounds.size == 0 or not np.issubdtype(rounds.dtype, np.integer):
         raise ValueError(f"checkpoints must be a non-empty 1-d list of integers; got {checkpoints}")
@@ -96,7 +126,7 @@ def _validated_checkpoints(checkpoints: ArrayLike | None, horizon: int) -> NDArr
             f"checkpoints must increase strictly from >= 1 and end at the horizon {horizon}; "
             f"got {rounds.tolist()}"
         )
-    return rounds.astype(np.int64)
+    return horizon, rounds.astype(np.int64)
 
 
 def simulate(
@@ -141,14 +171,9 @@ def simulate(
     """
     if not isinstance(algorithm, DuelingBanditAlgorithm):
         raise TypeError(f"algorithm must be a DuelingBanditAlgorithm; got {type(algorithm)}")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
-        raise ValueError(f"horizon must be a positive integer; got {horizon!r}")
-    horizon = int(horizon)
+    horizon, rounds = checked_rounds(engine, horizon, checkpoints)
     win_probability = (as_skew(preference_matrix, convention) + 1.0) / 2.0
     n_arms = win_probability.shape[0]
-    rounds = _validated_checkpoints(checkpoints, horizon)
     environment_rng, algorithm_rng = rng.spawn(2)
     algorithm.start(n_arms, algorithm_rng, horizon)
 

@@ -69,7 +69,7 @@ from .duel_kernels import (
     new_workspace,
     run_duels,
 )
-from .rankers import _sort_queries
+from .rankers import sort_queries
 
 __all__ = [
     "CREDIT_TIES",
@@ -128,7 +128,7 @@ def _tables_from_scores(scores_a: ArrayLike, scores_b: ArrayLike) -> RankingTabl
     tables = tuple(np.empty((2, n), dtype=np.int64) for _ in range(4))
     offsets = np.array([0, n], dtype=np.int64)
     for side in range(2):
-        _sort_queries(values[side], offsets, *(table[side] for table in tables))
+        sort_queries(values[side], offsets, *(table[side] for table in tables))
     return RankingTables(*tables)
 
 

@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .reader import LetorData
 
-__all__ = ["FeatureRankings", "feature_rankings", "rank_documents"]
+__all__ = ["FeatureRankings", "feature_rankings", "rank_documents", "sort_queries"]
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class FeatureRankings:
 
 
 @numba.njit(cache=True)
-def _sort_queries(
+def sort_queries(
     values: NDArray[np.float64],
     offsets: NDArray[np.int64],
     order: NDArray[np.integer],
@@ -88,6 +88,12 @@ def _sort_queries(
     tie_start: NDArray[np.integer],
     tie_end: NDArray[np.integer],
 ) -> None:
+    """Sort each query's documents by decreasing ``values`` (stable), in place (compiled).
+
+    ``offsets`` delimit the queries; for each document, ``order`` gets the query-local
+    document at each rank, ``position`` the document's rank, and ``tie_start``/``tie_end``
+    the first and one-past-last rank of its group of equal values.
+    """
     for query in range(offsets.size - 1):
         first, stop = offsets[query], offsets[query + 1]
         local = np.argsort(-values[first:stop], kind="mergesort")
@@ -140,7 +146,7 @@ def feature_rankings(data: LetorData, rankers: Sequence[int] | None = None) -> F
         if not np.all(np.isfinite(values)):
             row = int(np.flatnonzero(~np.isfinite(values))[0])
             raise ValueError(f"feature column {int(column)} is {values[row]} on document row {row}")
-        _sort_queries(values, data.query_offsets, *(array[index] for array in arrays))
+        sort_queries(values, data.query_offsets, *(array[index] for array in arrays))
     order, position, tie_start, tie_end = arrays
     return FeatureRankings(
         rankers=chosen,

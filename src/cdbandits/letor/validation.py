@@ -36,8 +36,10 @@ from ..winners import condorcet_winner, copeland_winners
 
 __all__ = [
     "DEFAULT_SEPARATIONS",
+    "METHOD_NAMES",
     "MatrixComparison",
     "compare_matrices",
+    "comparison_summary_markdown",
     "comparison_table",
     "plot_comparison",
 ]
@@ -205,3 +207,56 @@ def plot_comparison(
     figure.colorbar(image, ax=axes[1:], shrink=0.8, label="Q(i, j)")
     figure.suptitle(title)
     return figure
+
+
+#: How :func:`comparison_summary_markdown` names the interleaving methods.
+METHOD_NAMES = {"probabilistic": "Probabilistic Interleave", "team_draft": "Team-Draft Interleave"}
+
+
+def _winner_text(winner: int | None) -> str:
+    return "none" if winner is None else f"feature column {winner}"
+
+
+def comparison_summary_markdown(
+    comparison: MatrixComparison,
+    *,
+    click_model: str,
+    dataset: str,
+    queries: int,
+    method: str,
+    comparisons_per_pair: int,
+    rankers: ArrayLike,
+) -> str:
+    """A README paragraph on a built matrix against the published one, from the comparison.
+
+    Winners are reported as feature columns (``rankers[arm]``), the arms of both matrices;
+    ``method`` is the built matrix's interleaving method (a key of :data:`METHOD_NAMES`).
+    """
+    columns = np.asarray(rankers)
+    built_winner, published_winner = (
+        None if winner is None else int(columns[winner])
+        for winner in (comparison.built_condorcet_winner, comparison.published_condorcet_winner)
+    )
+    if built_winner == published_winner:
+        condorcet = (
+            f"Both matrices have the same Condorcet winner: {_winner_text(built_winner)}."
+            if built_winner is not None
+            else "Neither matrix has a Condorcet winner."
+        )
+    else:
+        condorcet = (
+            f"Condorcet winner of the built matrix: {_winner_text(built_winner)}; of the "
+            f"published one: {_winner_text(published_winner)}. A winner decided by near-even "
+            "pairs of a few queries is not the published matrix's: the built matrix is an "
+            "estimate from a sample, the published one from the full data set."
+        )
+    return (
+        f"From the {queries}-query MSLR {dataset}, the {click_model} "
+        f"{comparison.n_rankers}×{comparison.n_rankers} matrix built with {METHOD_NAMES[method]} "
+        f"({comparisons_per_pair:,} comparisons per pair and query) correlates "
+        f"{comparison.pearson:.3f} with the published one (Spearman {comparison.spearman:.3f}, "
+        f"mean absolute difference {comparison.mean_absolute_difference:.3f}) and picks the "
+        f"same winner on {100 * comparison.sign_agreement:.1f}% of the "
+        f"{comparison.n_separated_pairs:,} pairs the published matrix separates by more than "
+        f"{comparison.separation:g}. {condorcet}\n"
+    )

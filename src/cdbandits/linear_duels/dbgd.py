@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
 from ..karmed.base import check_positive, pick
-from ..karmed.simulation import ENGINES, Engine, _validated_checkpoints
+from ..karmed.simulation import Engine, checked_rounds
 from ..letor.duel_kernels import (
     CREDIT_TIES,
     METHODS,
@@ -58,7 +58,7 @@ from ..letor.duel_kernels import (
     new_workspace,
     run_duels,
 )
-from ..letor.rankers import _sort_queries
+from ..letor.rankers import sort_queries
 from .ranking import RankingEnvironment
 
 __all__ = ["DBGDResult", "DuelingBanditGradientDescent", "simulate_dbgd"]
@@ -240,7 +240,7 @@ def _compare_on_query(comparisons, query, weights, candidate):
             for j in range(ranker.size):
                 total += block[i, j] * ranker[j]
             scores[i] = total
-        _sort_queries(
+        sort_queries(
             scores, local, tables.order[row, first:stop], tables.position[row, first:stop],
             tables.tie_start[row, first:stop], tables.tie_end[row, first:stop],
         )  # fmt: skip
@@ -254,7 +254,7 @@ def _compare_on_query(comparisons, query, weights, candidate):
 def _comparisons(environment: RankingEnvironment, rng: np.random.Generator) -> _Comparisons:
     n_documents = environment.features.shape[0]
     tables = RankingTables(*(np.zeros((3, n_documents), dtype=np.int64) for _ in range(4)))
-    _sort_queries(
+    sort_queries(
         np.ascontiguousarray(environment.features[:, environment.reference]),
         environment.query_offsets,
         *(table[2] for table in tables),
@@ -354,11 +354,9 @@ def simulate_dbgd(
     engine : {"compiled", "python"}, optional
     progress : bool, optional
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
+    horizon, rounds = checked_rounds(engine, horizon, checkpoints)
     if held_out is not None and held_out.n_features != environment.n_features:
         raise ValueError("held_out must have the environment's features")
-    rounds = _validated_checkpoints(checkpoints, int(horizon))
     environment_rng, algorithm_rng = rng.spawn(2)
     algorithm.start(environment.n_features, algorithm_rng)
     comparisons = _comparisons(environment, environment_rng)

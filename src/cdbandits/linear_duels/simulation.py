@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
-from ..karmed.simulation import ENGINES, Engine, _validated_checkpoints
+from ..karmed.simulation import Engine, checked_rounds
 from .base import LinearDuelingAlgorithm, RunRecord
 from .environments import LinearDuelingEnvironment, draw_context, duel_outcome_compiled
 from .links import link_code
@@ -110,12 +110,7 @@ def simulate(
         raise TypeError(f"algorithm must be a LinearDuelingAlgorithm; got {type(algorithm)}")
     if not isinstance(environment, LinearDuelingEnvironment):
         raise TypeError(f"environment must be a LinearDuelingEnvironment; got {type(environment)}")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
-        raise ValueError(f"horizon must be a positive integer; got {horizon!r}")
-    horizon = int(horizon)
-    rounds = _validated_checkpoints(checkpoints, horizon)
+    horizon, rounds = checked_rounds(engine, horizon, checkpoints)
     environment_rng, algorithm_rng = rng.spawn(2)
     algorithm.start(environment.n_arms, environment.n_features, algorithm_rng, horizon)
     arrays = environment.arrays()

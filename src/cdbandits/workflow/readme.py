@@ -7,10 +7,12 @@ it is a copy of::
     | setting | ... |
     <!-- end: results/online/coverage.md -->
 
-:func:`render` replaces each block's content with the named file's text. The default run
-does this (rule ``publish_readme_tables``), so the README shows what the workflow computed;
+:func:`render` replaces each block's content with the named file's text, so the README shows
+what the workflow computed: after a run of the default config,
 ``python -m cdbandits.workflow.readme check`` tells whether the README is in step with the
-results of a run, and ``update`` pastes them in.
+results, and ``update`` pastes them in. (No rule writes README.md itself: a tracked file
+rewritten by every run would leave the checkout changed, and the timing tables differ from
+run to run.)
 """
 
 from __future__ import annotations

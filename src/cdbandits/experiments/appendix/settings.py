@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...datasets import DATA_FILES
+from ...reference import check_solver_name
 from ...winners import COPELAND_VARIANTS, CopelandVariant
 
 if TYPE_CHECKING:
@@ -143,14 +144,10 @@ class SolverSettings:
 
     def __post_init__(self) -> None:
         if self.solver is not None:
-            import cvxpy
-
-            installed = cvxpy.installed_solvers()
-            _require(
-                self.solver.upper() in installed,
-                f"appendix.solver: {self.solver!r} is not an installed cvxpy solver "
-                f"(installed: {', '.join(installed)})",
-            )
+            try:
+                check_solver_name(self.solver)
+            except ValueError as error:
+                raise SettingsError(f"appendix.solver: {error}") from None
 
     @classmethod
     def from_config(cls, mapping: Mapping[str, Any]) -> SolverSettings:

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ...reference import check_solver_name
+
 __all__ = [
     "ALGORITHMS",
     "ENVIRONMENTS",
@@ -474,14 +476,7 @@ class ExactWinnerSettings:
     def __post_init__(self) -> None:
         with _config_key("online.lp_solver"):
             if self.lp_solver is not None:
-                import cvxpy
-
-                installed = cvxpy.installed_solvers()
-                if self.lp_solver not in installed:
-                    raise ValueError(
-                        f"{self.lp_solver!r} is not an installed cvxpy solver; installed: "
-                        f"{installed} (or null to let cvxpy choose)"
-                    )
+                check_solver_name(self.lp_solver)
         with _config_key("online.lp_max_policies"):
             _check_positive(lp_max_policies=self.lp_max_policies)
 
