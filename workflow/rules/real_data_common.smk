@@ -94,4 +94,3 @@ REAL_DATA_LIBRARY["examples"] += library("cli")
 # The plotting and README scripts read the stacked tables with the tables module.
 for _room in ("figures", "readme"):
     REAL_DATA_LIBRARY[_room] += library("experiments.real_data.tables")
-
