@@ -65,3 +65,5 @@ def test_contexts_trec_and_coverage_paragraphs():
     assert "atp (500 synthetic logs)" in text and "91% (below nominal - tolerance)" in text
     full = readme_markdown(CLAIMS, PER_K, "| table |\n", gains, agreement, coverage)
     assert full.count("\n\n") == 4 and full.endswith("| table |\n")
+    with_figures = readme_markdown(CLAIMS, PER_K, "| t |\n", gains, None, None, ["atp"])
+    assert with_figures.endswith("| t |\n\n![atp](figures/real_data_atp.png)\n")

@@ -313,6 +313,8 @@ rule write_real_data_readme:
             category=REAL_DATA_CATEGORY,
             subcategory="Tables",
         ),
+    params:
+        figures=[*REAL_DATASETS, "contexts", "trec_dl_agreement"],
     log:
         "results/logs/write_real_data_readme.log",
     threads: 1

@@ -22,6 +22,7 @@ mimetypes.add_type("application/octet-stream", ".npz")
 README_FIGURES = [
     *(path for name in rules.plot_appendix_figures.output.keys() for path in rules.plot_appendix_figures.output[name]),
     *(path for name in rules.plot_online_figures.output.keys() for path in rules.plot_online_figures.output[name]),
+    *(path for name in rules.plot_real_data_figures.output.keys() for path in rules.plot_real_data_figures.output[name]),
     *(
         path
         for name in rules.plot_oracle_figures.output.keys()

@@ -15,5 +15,6 @@ with log_to_file(snakemake.log[0]):
         gains=read_stacked(snakemake.input.gains),
         agreement=pd.read_csv(snakemake.input.agreement),
         coverage=pd.read_csv(snakemake.input.coverage),
+        figures=snakemake.params.figures,
     )
     write_text(snakemake.output.readme, markdown)

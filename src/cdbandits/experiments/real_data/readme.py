@@ -15,6 +15,7 @@ import pandas as pd
 
 __all__ = [
     "claims_paragraph",
+    "figure_links",
     "contexts_paragraph",
     "coverage_paragraph",
     "readme_markdown",
@@ -163,6 +164,11 @@ def coverage_paragraph(coverage: pd.DataFrame) -> str:
     )
 
 
+def figure_links(figures: Sequence[str]) -> str:
+    """Markdown images of the published figures (``figures/real_data_<name>.png``)."""
+    return "\n".join(f"![{name}](figures/real_data_{name}.png)" for name in figures)
+
+
 def readme_markdown(
     claims: pd.DataFrame,
     per_k: pd.DataFrame,
@@ -170,11 +176,16 @@ def readme_markdown(
     gains: pd.DataFrame,
     agreement: pd.DataFrame | None,
     coverage: pd.DataFrame | None,
+    figures: Sequence[str] = (),
 ) -> str:
-    """The README's section on real data (paragraphs, then the cross-data-set table)."""
+    """The README's section on real data: the paragraphs, the cross-data-set table, then the
+    figures named in ``figures`` (as published to ``figures/`` by a default run)."""
     paragraphs = [claims_paragraph(claims, per_k), contexts_paragraph(gains)]
     if agreement is not None:
         paragraphs.append(trec_dl_paragraph(agreement))
     if coverage is not None:
         paragraphs.append(coverage_paragraph(coverage))
-    return "\n\n".join([*paragraphs, cross_dataset]).rstrip() + "\n"
+    parts = [*paragraphs, cross_dataset.rstrip()]
+    if figures:
+        parts.append(figure_links(figures))
+    return "\n\n".join(parts) + "\n"
