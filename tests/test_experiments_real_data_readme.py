@@ -57,6 +57,16 @@ def test_contexts_trec_and_coverage_paragraphs():
     text = trec_dl_paragraph(agreement)
     assert "Over 50 topics" in text and "60%-80% of topics" in text
     assert "grows to 10.0 passages" in text and "only 40%-40%" in text
+    topics = pd.DataFrame(
+        {
+            "view": ["finalists"] * 4 + ["all"],
+            "Set-II_has_top": [True, True, False, False, False],
+            "Set-II_support_probability": [0.9, 0.7, 0.5, 0.3, 0.0],
+        }
+    )
+    why = trec_dl_paragraph(agreement, topics)
+    assert "against Set-II, the published passage is in the von Neumann support of 80%" in why
+    assert "but only 40% where it is not" in why
     coverage = pd.DataFrame(
         [{"case": "atp", "method": "bootstrap", "target": "weight", "replications": 500,
           "nominal": 0.95, "lowest": 0.91, "passes": False}]

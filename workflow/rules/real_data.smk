@@ -304,6 +304,7 @@ rule write_real_data_readme:
         cross_dataset=rules.tabulate_real_data_claims.output.markdown,
         gains=rules.plot_real_data_figures.input.gains,
         agreement=rules.compare_real_data_trec_dl.output.agreement,
+        topics=rules.compare_real_data_trec_dl.output.topics,
         coverage=rules.summarise_real_data_coverage.output.summary,
         library=REAL_DATA_LIBRARY["readme"],
     output:

@@ -16,5 +16,6 @@ with log_to_file(snakemake.log[0]):
         agreement=pd.read_csv(snakemake.input.agreement),
         coverage=pd.read_csv(snakemake.input.coverage),
         figures=snakemake.params.figures,
+        topics=pd.read_csv(snakemake.input.topics),
     )
     write_text(snakemake.output.readme, markdown)

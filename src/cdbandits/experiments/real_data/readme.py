@@ -114,9 +114,26 @@ def contexts_paragraph(gains: pd.DataFrame) -> str:
     )
 
 
-def trec_dl_paragraph(agreement: pd.DataFrame) -> str:
+def _uncertainty_sentence(topics: pd.DataFrame, published: str) -> str:
+    """Where the vNW's heaviest finalist is not the published one, how sure the data are."""
+    finalists = topics[topics["view"] == "finalists"]
+    agree = finalists[f"{published}_has_top"].astype(bool)
+    probability = finalists[f"{published}_support_probability"]
+    if agree.all() or not agree.any():
+        return ""
+    return (
+        f" Why they differ: against {published}, the published passage is in the von Neumann "
+        f"support of {_percent(probability[agree].mean())} of posterior draws on average where "
+        f"our heaviest passage is the published one, but only "
+        f"{_percent(probability[~agree].mean())} where it is not: the disagreements are where "
+        "the finalists' few judgments cannot separate the passages."
+    )
+
+
+def trec_dl_paragraph(agreement: pd.DataFrame, topics: pd.DataFrame | None = None) -> str:
     """Our TREC-DL winners against the published best passages
-    (:func:`.trec_dl.comparison_summary`)."""
+    (:func:`.trec_dl.comparison_summary`; ``topics``, the per-topic table
+    :func:`.trec_dl.trec_dl_comparison`, adds why they differ)."""
     finalists = agreement[agreement["view"] == "finalists"].set_index("published")
     everything = agreement[agreement["view"] == "all"].set_index("published")
     agree_columns = [c for c in agreement.columns if c.startswith("agrees_with_")]
@@ -141,6 +158,7 @@ def trec_dl_paragraph(agreement: pd.DataFrame) -> str:
         f"passage with each other in only {_percent(agree.min())}-{_percent(agree.max())} of "
         "topics: where our winners differ from a published set, the sets differ as much from "
         "each other, as each reflects one phase's few judgments."
+        + ("" if topics is None else _uncertainty_sentence(topics, names[-1]))
     )
 
 
@@ -177,12 +195,13 @@ def readme_markdown(
     agreement: pd.DataFrame | None,
     coverage: pd.DataFrame | None,
     figures: Sequence[str] = (),
+    topics: pd.DataFrame | None = None,
 ) -> str:
     """The README's section on real data: the paragraphs, the cross-data-set table, then the
     figures named in ``figures`` (as published to ``figures/`` by a default run)."""
     paragraphs = [claims_paragraph(claims, per_k), contexts_paragraph(gains)]
     if agreement is not None:
-        paragraphs.append(trec_dl_paragraph(agreement))
+        paragraphs.append(trec_dl_paragraph(agreement, topics))
     if coverage is not None:
         paragraphs.append(coverage_paragraph(coverage))
     parts = [*paragraphs, cross_dataset.rstrip()]
