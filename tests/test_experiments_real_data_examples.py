@@ -34,9 +34,14 @@ def test_a_failing_command_raises_with_its_error(tmp_path):
         example_arguments("chess", [missing], SETTINGS)
 
 
-def test_several_files_are_one_per_line():
+def test_several_files_are_one_per_line_and_seasons_a_brace_range():
     run = ExampleRun(("winners", "--pairs", "/x/a.csv", "/y/b.csv", "--top", "3"), 0, "", "")
     assert run.command() == "cdbandits winners --pairs \\\n    a.csv \\\n    b.csv \\\n    --top 3"
+    seasons = tuple(f"/d/atp_matches_{year}.csv" for year in (2010, 2011, 2012))
+    run = ExampleRun(("winners", "--pairs", *seasons, "--top", "3"), 0, "", "")
+    assert run.command() == "cdbandits winners --pairs atp_matches_{2010..2012}.csv --top 3"
+    gap = ExampleRun(("winners", "--pairs", seasons[0], seasons[2], "--top", "3"), 0, "", "")
+    assert "\\\n    atp_matches_2012.csv" in gap.command()
 
 
 def test_both_worked_examples_on_the_real_files(data_mirror):

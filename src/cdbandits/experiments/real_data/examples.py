@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -94,17 +95,33 @@ class ExampleRun:
     stderr: str
 
     def command(self) -> str:
-        """The command line as run in the folder holding the files (their names only, one
-        per line after ``--pairs`` if several), copy-pastable."""
+        """The command line as run in the folder holding the files (their names only),
+        copy-pastable: consecutive seasons ``atp_matches_YYYY.csv`` as the shell's brace
+        expansion ``atp_matches_{2010..2019}.csv`` (the same files, in the same order),
+        other files one per line after ``--pairs``."""
         pairs = self.arguments.index("--pairs")
         options = [i for i, a in enumerate(self.arguments) if a.startswith("--")]
         end = next(i for i in options if i > pairs)
         files = [Path(path).name for path in self.arguments[pairs + 1 : end]]
         head = shlex.join(["cdbandits", *self.arguments[: pairs + 1]])
         tail = shlex.join(self.arguments[end:])
+        seasons = _season_range(files)
+        if seasons is not None:
+            return f"{head} {seasons} {tail}"
         if len(files) == 1:
             return f"{head} {shlex.quote(files[0])} {tail}"
         return " \\\n    ".join([head, *map(shlex.quote, files), tail])
+
+
+def _season_range(files: Sequence[str]) -> str | None:
+    """``atp_matches_{first..last}.csv`` if ``files`` are two or more consecutive seasons."""
+    matches = [re.fullmatch(r"atp_matches_(\d{4})\.csv", name) for name in files]
+    if len(files) < 2 or not all(matches):
+        return None
+    years = [int(match.group(1)) for match in matches if match]
+    if years != list(range(years[0], years[0] + len(years))):
+        return None
+    return f"atp_matches_{{{years[0]}..{years[-1]}}}.csv"
 
 
 def run_example(arguments: Sequence[str]) -> ExampleRun:
