@@ -15,6 +15,7 @@ include: "workflow/rules/appendix.smk"
 include: "workflow/rules/letor.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/oracle.smk"
+include: "workflow/rules/duels.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/provenance.smk"
 include: "workflow/rules/slurm_preflight.smk"
@@ -23,4 +24,5 @@ include: "workflow/rules/slurm_preflight.smk"
 rule all:
     input:
         final_outputs(),
+        duels_outputs(),
     default_target: True
