@@ -13,6 +13,8 @@ with log_to_file(snakemake.log[0]) as log:
     )
     matrix, names = build_environment(environment, list(snakemake.input.data))
     summary = environment_summary(environment, matrix, names)
-    log.info("%s: K = %d, Condorcet winner %s", environment.name, len(names), summary["condorcet_winner"])
+    log.info(
+        "%s: K = %d, Condorcet winner %s", environment.name, len(names), summary["condorcet_winner"]
+    )
     write_environment(snakemake.output.matrix, matrix, names)
     write_json(snakemake.output.summary, summary)

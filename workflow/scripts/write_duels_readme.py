@@ -13,7 +13,9 @@ with log_to_file(snakemake.log[0]) as log:
     with open(snakemake.input.summary, encoding="utf-8") as stream:
         environments = json.load(stream)["environments"]
     advice = recommendations(pd.read_csv(snakemake.input.leaderboard), environments)
-    log.info("recommended: %s", advice[advice["recommended"]][["group", "algorithm"]].to_dict("records"))
+    log.info(
+        "recommended: %s", advice[advice["recommended"]][["group", "algorithm"]].to_dict("records")
+    )
     write_text(
         snakemake.output.readme,
         readme_markdown(

@@ -55,7 +55,9 @@ __all__ = [
 PreferenceEnvironment = tuple[NDArray[np.float64], tuple[str, ...]]
 
 
-def _probability(matrix: NDArray[np.float64], convention: MatrixConvention | Literal["auto"] = "auto") -> NDArray[np.float64]:
+def _probability(
+    matrix: NDArray[np.float64], convention: MatrixConvention | Literal["auto"] = "auto"
+) -> NDArray[np.float64]:
     return (as_skew(matrix, convention) + 1.0) / 2.0
 
 
@@ -64,7 +66,9 @@ def _atp_matrix(paths: Sequence[str | os.PathLike[str]], players: int) -> Prefer
         warnings.simplefilter("ignore")  # the dropped walkovers are documented above
         counts = count_pairs(read_logs(list(paths), LOG_PRESETS["atp"]))
     if players > len(counts.items):
-        raise ValueError(f"players = {players} exceeds the {len(counts.items)} players in the files")
+        raise ValueError(
+            f"players = {players} exceeds the {len(counts.items)} players in the files"
+        )
     names = np.asarray(counts.items, dtype=object)
     order = np.lexsort((names, -counts.wins.sum(axis=1)))[:players]
     wins = counts.wins[np.ix_(order, order)]
@@ -157,12 +161,23 @@ def write_environment(
     path: str | os.PathLike[str], matrix: NDArray[np.float64], names: Sequence[str]
 ) -> None:
     """The matrix as CSV, arm names as header and first column."""
-    write_csv(path, pd.DataFrame(matrix, index=list(names), columns=list(names)), index=True, index_label="arm")
+    write_csv(
+        path,
+        pd.DataFrame(matrix, index=list(names), columns=list(names)),
+        index=True,
+        index_label="arm",
+    )
 
 
 def read_environment(path: str | os.PathLike[str]) -> PreferenceEnvironment:
-    """The matrix and names :func:`write_environment` wrote (checked to be a preference matrix)."""
+    """The matrix and names :func:`write_environment` wrote, as stored.
+
+    Raises unless the names of the rows and columns agree and the matrix is a valid
+    probability-form preference matrix (:func:`cdbandits.preference.as_skew`).
+    """
     table = pd.read_csv(path, index_col=0)
     if list(table.index.astype(str)) != list(table.columns):
         raise ValueError(f"{path}: the row names differ from the column names")
-    return _probability(table.to_numpy(dtype=np.float64), "probability"), tuple(table.columns)
+    matrix = table.to_numpy(dtype=np.float64)
+    as_skew(matrix, "probability")  # raises, naming what is wrong, unless a valid matrix
+    return matrix, tuple(table.columns)

@@ -7,8 +7,8 @@ from the paper's data, and the algorithms it claims to beat. Where the claim nam
 baselines ("the state of the art"), they are the algorithms of this project published
 before the paper (``compared_with`` gives the reason in each case).
 
-:func:`published_comparison` measures, on each environment, at the longest leaderboard
-horizon that the algorithm and all its baselines reached, the 95% interval of the mean
+:func:`published_comparison` measures, on each environment and for each baseline, at
+the longest leaderboard horizon that both reached, the 95% interval of the mean
 per-seed difference of regret against the von Neumann winner (paired by seed; with a
 Condorcet winner this is twice the Condorcet regret, so the ordering is the Condorcet
 one the papers use). Verdicts:
@@ -101,40 +101,46 @@ PUBLISHED_CHECKS: tuple[PublishedCheck, ...] = (
 )
 
 
-def _longest_common_horizon(table: pd.DataFrame, algorithms: tuple[str, ...]) -> int | None:
+def _longest_common_horizon(
+    table: pd.DataFrame, pair: tuple[str, str], horizons: tuple[int, ...]
+) -> int | None:
+    """The longest leaderboard horizon both algorithms of ``pair`` reached (None: not run)."""
     reached = table.groupby("algorithm")["horizon"].max()
-    if not set(algorithms) <= set(reached.index):
+    if not set(pair) <= set(reached.index):
         return None
-    return int(reached[list(algorithms)].min())
+    common = [h for h in horizons if h <= reached[list(pair)].min()]
+    return common[-1] if common else None
 
 
 def _compare(
     regret: pd.DataFrame, check: PublishedCheck, horizons: tuple[int, ...]
 ) -> tuple[list[str], list[int]]:
-    """Per environment: the text of our result and, per baseline, -1/0/+1 (we win/tie/lose)."""
+    """Per environment: the text of our result and, per baseline, the sign of the difference.
+
+    -1 / +1: significantly less / more regret than the baseline; -2 / +2: less / more on
+    average, interval reaching 0. Each pair is compared at the longest horizon both reached.
+    """
     texts, signs = [], []
-    players = (check.algorithm, *check.compared_with)
     for environment in check.environments:
         table = regret[regret["environment"] == environment]
-        common = _longest_common_horizon(table, players)
-        reached = [h for h in horizons if common is not None and h <= common]
-        if not reached:
-            continue
-        horizon = reached[-1]
-        at = table[table["round"] == horizon].pivot(
-            index="seed", columns="algorithm", values="von_neumann"
-        )
-        ours = mean_with_interval(at[check.algorithm].to_numpy())
-        parts = [f"{environment}, T = {horizon:,}: {check.algorithm} {ours['mean']:.1f}"]
+        parts = []
         for baseline in check.compared_with:
+            horizon = _longest_common_horizon(table, (check.algorithm, baseline), horizons)
+            if horizon is None:
+                continue
+            at = table[table["round"] == horizon].pivot(
+                index="seed", columns="algorithm", values="von_neumann"
+            )
             difference = mean_with_interval((at[check.algorithm] - at[baseline]).to_numpy())
             sign = -1 if difference["ci_high"] < 0 else 1 if difference["ci_low"] > 0 else 0
             signs.append(sign if sign else (-2 if difference["mean"] < 0 else 2))
             parts.append(
-                f"{baseline} {at[baseline].mean():.1f} (difference [{difference['ci_low']:.1f}, "
+                f"T = {horizon:,}: {at[check.algorithm].mean():.1f} vs {baseline} "
+                f"{at[baseline].mean():.1f} (difference [{difference['ci_low']:.1f}, "
                 f"{difference['ci_high']:.1f}])"
             )
-        texts.append("; ".join(parts))
+        if parts:
+            texts.append(f"{environment}: {check.algorithm} " + "; ".join(parts))
     return texts, signs
 
 

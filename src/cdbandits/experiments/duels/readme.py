@@ -1,9 +1,8 @@
 """The README's duels section: which algorithm to use when, from the leaderboard.
 
 The environments fall into three groups (:func:`environment_group`): a Condorcet winner and
-few arms (in at least half the seeds'
-arms, for a subset environment), no Condorcet winner and few arms, and many arms (at least :data:`LARGE_K` per
-run). For each group, :func:`recommendations` counts at the longest leaderboard horizon in
+few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
+and few arms, and many arms (at least :data:`LARGE_K` per run). For each group, :func:`recommendations` counts at the longest leaderboard horizon in
 how many of the group's environments each algorithm had the least mean regret against
 the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
 with its mean rank; the recommendation is the algorithm with the most such environments
@@ -122,7 +121,7 @@ def readme_markdown(
         f"{len(environments)} preference matrices from real data (`results/duels/`). "
         "Regret is measured against the von Neumann winner (the paper's eq. rd1 with a "
         "constant context), which exists whether or not there is a Condorcet winner. "
-        "\"Best or tied\" counts the environments where an algorithm had the least mean "
+        '"Best or tied" counts the environments where an algorithm had the least mean '
         "regret at the longest horizon or a paired 95% interval of its difference to the "
         "least reaching 0.",
         "",

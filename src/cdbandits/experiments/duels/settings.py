@@ -250,7 +250,9 @@ class DuelsSweep:
         for environment in self.environments:
             if environment.name == name:
                 return environment
-        raise KeyError(f"no duels environment {name!r}; known: {[e.name for e in self.environments]}")
+        raise KeyError(
+            f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
+        )
 
     def horizon_for(self, algorithm: str, n_arms: int) -> int:
         """Rounds ``algorithm`` plays on ``n_arms`` arms: the smallest applicable cap."""

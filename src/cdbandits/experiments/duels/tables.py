@@ -162,7 +162,9 @@ def _cell(row: pd.Series) -> str:
 
 
 def leaderboard_markdown(
-    board: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]], algorithm_labels: Mapping[str, str]
+    board: pd.DataFrame,
+    environments: Mapping[str, Mapping[str, Any]],
+    algorithm_labels: Mapping[str, str],
 ) -> str:
     """One table per environment: mean vNW regret [95% interval] per algorithm and horizon.
 
@@ -183,7 +185,9 @@ def leaderboard_markdown(
         if summary["subset"]:
             condorcet = f"a Condorcet winner in {share:.0%} of the seeds' subsets"
         else:
-            condorcet = f"Condorcet winner: {winner}" if winner is not None else "no Condorcet winner"
+            condorcet = (
+                f"Condorcet winner: {winner}" if winner is not None else "no Condorcet winner"
+            )
         arms = summary["arms_per_seed"]
         subset = " (a random subset per seed)" if summary["subset"] else ""
         parts.append(f"### {summary['title']}\n\nK = {arms}{subset}; {condorcet}.\n")
@@ -198,7 +202,9 @@ def leaderboard_markdown(
             for horizon in horizons:
                 match = table[(table["algorithm"] == algorithm) & (table["horizon"] == horizon)]
                 cells.append(_cell(match.iloc[0]) if len(match) else "-")
-            lines.append(f"| {algorithm_labels.get(algorithm, algorithm)} | " + " | ".join(cells) + " |")
+            lines.append(
+                f"| {algorithm_labels.get(algorithm, algorithm)} | " + " | ".join(cells) + " |"
+            )
         parts.append("\n".join(lines) + "\n")
     return "\n".join(parts)
 
