@@ -17,7 +17,9 @@ ATP_HEADER = "tourney_id,winner_name,loser_name,score\n"
 
 
 def atp_file(path, matches):
-    path.write_text(ATP_HEADER + "".join(f"t,{won},{lost},{score}\n" for won, lost, score in matches))
+    path.write_text(
+        ATP_HEADER + "".join(f"t,{won},{lost},{score}\n" for won, lost, score in matches)
+    )
     return path
 
 

@@ -2,8 +2,9 @@
 
 The environments fall into three groups (:func:`environment_group`): a Condorcet winner and
 few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
-and few arms, and many arms (at least :data:`LARGE_K` per run). For each group, :func:`recommendations` counts at the longest leaderboard horizon in
-how many of the group's environments each algorithm had the least mean regret against
+and few arms, and many arms (at least :data:`LARGE_K` per run). For each group,
+:func:`recommendations` counts at the longest leaderboard horizon in how many of the group's
+environments each algorithm had the least mean regret against
 the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
 with its mean rank; the recommendation is the algorithm with the most such environments
 (ties: lower mean rank). :func:`readme_markdown` writes the section; every number in it
