@@ -26,11 +26,9 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ...karmed import make_algorithm, simulate
-from ...karmed.regret import condorcet_regret, copeland_regret, hindsight_regret, von_neumann_regret
+from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
-from ...preference import as_skew
 from ...randomness import named_generator
-from ...winners import condorcet_winner, von_neumann_winner
 from .environments import PreferenceEnvironment, subset_arms
 from .settings import DuelsSweep, Task
 
@@ -77,22 +75,6 @@ def run_checkpoints(sweep: DuelsSweep, horizon: int) -> NDArray[np.int64]:
     return np.union1d(geometric_checkpoints(horizon, sweep.checkpoints), reached).astype(np.int64)
 
 
-def _regret_columns(matrix: NDArray[np.float64], counts: NDArray[np.int64]) -> dict[str, object]:
-    skew = as_skew(matrix, "probability")
-    weights = von_neumann_winner(skew).weights
-    has_condorcet = condorcet_winner(skew) is not None
-    return {
-        "von_neumann": von_neumann_regret(skew, counts, convention="skew", weights=weights),
-        "hindsight": hindsight_regret(skew, counts, convention="skew"),
-        "condorcet": (
-            condorcet_regret(skew, counts, convention="skew")
-            if has_condorcet
-            else np.full(counts.shape[0], np.nan)
-        ),
-        "copeland": copeland_regret(skew, counts, convention="skew"),
-    }
-
-
 def run_task(
     sweep: DuelsSweep, task: Task, environment: PreferenceEnvironment, seed: int
 ) -> tuple[pd.DataFrame, dict[str, object]]:
@@ -119,9 +101,9 @@ def run_task(
         "n_arms": n_arms,
         "horizon": horizon,
     }
-    regret = pd.DataFrame(
-        key | {"round": result.checkpoints} | _regret_columns(played, result.arm_counts)
-    )
+    regret = regret_table(played, result, convention="probability")
+    for column, value in reversed(key.items()):
+        regret.insert(0, column, value)
     timing = key | {"seconds": result.seconds, "seconds_per_round": result.seconds / horizon}
     return regret, timing
 
