@@ -4,7 +4,7 @@ import matplotlib
 import pandas as pd
 import pytest
 
-from cdbandits.experiments.duels.figures import FIGURE_NAMES, duels_figures
+from cdbandits.experiments.duels.figures import FIGURE_NAMES, duels_figures, plot_time_per_round
 from cdbandits.files import save_figure
 from cdbandits.plotting import ALGORITHM_STYLES
 
@@ -57,7 +57,8 @@ def timings():
 
 @pytest.fixture(scope="module")
 def figures():
-    drawn = duels_figures(curves(), timings(), TITLES, ALGORITHMS, seeds=3)
+    drawn = duels_figures(curves(), TITLES, ALGORITHMS, seeds=3)
+    drawn["time_per_round"] = plot_time_per_round(timings(), ALGORITHMS)
     yield drawn
     for figure in drawn.values():
         matplotlib.pyplot.close(figure)
@@ -69,7 +70,7 @@ def legend_labels(figure):
 
 
 def test_every_figure_is_drawn(figures):
-    assert set(figures) == set(FIGURE_NAMES)
+    assert set(figures) == {*FIGURE_NAMES, "time_per_round"}
 
 
 @pytest.mark.parametrize("name", ["von_neumann_regret", "copeland_regret"])

@@ -5,6 +5,7 @@ import pytest
 
 from cdbandits.experiments.duels.readme import (
     LARGE_K,
+    capped_horizons,
     environment_group,
     readme_markdown,
     recommendations,
@@ -79,19 +80,25 @@ def test_recommendation_counts_best_or_tied_at_the_longest_horizon(board):
 
 def test_readme_text_takes_its_numbers_from_the_tables(board):
     advice = recommendations(board, ENVIRONMENTS)
-    timings = pd.DataFrame(
-        {
-            "algorithm": ["dts", "rmed1", "rucb", "self_sparring", "merge_dts"],
-            "duels_per_second": [1234.0, 5.0, 6.0, 7.0, 8.0],
-        }
-    )
     published = pd.DataFrame({"algorithm": ["rmed1"], "verdict": ["reproduced"]})
-    labels = {a: a.upper() for a in timings["algorithm"]}
-    text = readme_markdown(advice, ENVIRONMENTS, timings, published, labels, seeds=20, horizon=1000)
+    labels = {a: a.upper() for a in ["dts", "rmed1", "rucb", "self_sparring", "merge_dts"]}
+    text = readme_markdown(
+        advice, ENVIRONMENTS, published, labels, seeds=20, horizon=1000, capped={"dts": 10}
+    )
     condorcet_line = next(line for line in text.splitlines() if "Condorcet winner exists" in line)
-    assert "use **DTS**, best or tied in 2 of 2 environments" in condorcet_line
-    assert "1,234 duels/s" in condorcet_line and "RMED1 (1/2)" in condorcet_line
+    assert "use **DTS**, best or tied in 2 of 2 environments (mean rank 1.5)" in condorcet_line
+    assert "RMED1 (1/2)" in condorcet_line
     assert "Small with winner, Another with winner" in condorcet_line
     assert "use **SELF_SPARRING**" in text and "use **RUCB**" in text
     assert "* RMED1: **reproduced**." in text
     assert "5 K-armed dueling-bandit algorithms" in text and "20 seeds" in text
+    assert "(DTS to T = 10)" in text
+
+
+def test_capped_horizons_come_from_the_large_environments(board):
+    extra = pd.DataFrame(board_rows("big", ["merge_rucb"], horizon=10))
+    capped = capped_horizons(pd.concat([board, extra]), ENVIRONMENTS)
+    assert capped == {"merge_rucb": 10}
+    # a shorter horizon on a small environment is not a cap
+    small = pd.DataFrame(board_rows("cycle", ["ccb"], horizon=10))
+    assert capped_horizons(pd.concat([board, small]), ENVIRONMENTS) == {}

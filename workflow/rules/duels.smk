@@ -1,7 +1,8 @@
 # Issue 13: the field's K-armed dueling-bandit algorithms (cdbandits.karmed) on preference
 # matrices built from real data (MSLR, arXiv, ATP, PrefLib), sharded over (environment,
 # algorithm, seed); regret against the von Neumann winner, Condorcet and Copeland regret,
-# time per round; the leaderboard, the published-behaviour table, the figures, the README
+# time per round (kept under results/benchmarks/duels/: wall times are the one output that
+# differs between runs of one config); the leaderboard, the published-behaviour table, the figures, the README
 # section and the notebook. Target: `duels`.
 
 
@@ -47,7 +48,8 @@ rule run_duels_shard:
         library=DUELS_LIBRARY["experiments"],
     output:
         regret="results/duels/shards/regret-{shard}.csv",
-        timings="results/duels/shards/timings-{shard}.csv",
+        # wall times differ from run to run: kept with the benchmark records
+        timings="results/benchmarks/duels/shards/timings-{shard}.csv",
     params:
         duels=DUELS_SWEEP_PARAMS,
         seed=config["seed"],
@@ -70,14 +72,12 @@ rule run_duels_shard:
 rule summarise_duels:
     input:
         regret=expand(rules.run_duels_shard.output.regret, shard=range(DUELS_SWEEP.shards)),
-        timings=expand(rules.run_duels_shard.output.timings, shard=range(DUELS_SWEEP.shards)),
         environments=expand(
             rules.build_duels_environment.output.summary, environment=DUELS_ENVIRONMENT_NAMES
         ),
         library=DUELS_LIBRARY["tables"],
     output:
         regret="results/duels/regret.csv",
-        runs="results/duels/runs.csv",
         curves="results/duels/curves.csv",
         leaderboard=report(
             "results/duels/leaderboard.csv",
@@ -88,12 +88,6 @@ rule summarise_duels:
         markdown=report(
             "results/duels/leaderboard.md",
             caption="../report/duels/leaderboard.rst",
-            category=DUELS_CATEGORY,
-            subcategory="Tables",
-        ),
-        timings=report(
-            "results/duels/timings.csv",
-            caption="../report/duels/timings.rst",
             category=DUELS_CATEGORY,
             subcategory="Tables",
         ),
@@ -119,6 +113,38 @@ rule summarise_duels:
         CONDA_ENV
     script:
         "../scripts/summarise_duels.py"
+
+
+rule summarise_duels_timings:
+    input:
+        timings=expand(rules.run_duels_shard.output.timings, shard=range(DUELS_SWEEP.shards)),
+        library=DUELS_LIBRARY["figures"] + DUELS_LIBRARY["tables"],
+    output:
+        runs="results/benchmarks/duels/runs.csv",
+        timings=report(
+            "results/benchmarks/duels/timings.csv",
+            caption="../report/duels/timings.rst",
+            category=DUELS_CATEGORY,
+            subcategory="Time per round",
+        ),
+        figure=report_figure(
+            [f"results/benchmarks/duels/time_per_round.{ext}" for ext in FIGURE_FORMATS],
+            caption="../report/duels/time_per_round.rst",
+            category=DUELS_CATEGORY,
+            subcategory="Time per round",
+        ),
+    params:
+        duels=DUELS_SWEEP_PARAMS,
+    log:
+        "results/logs/summarise_duels_timings.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/summarise_duels_timings.py"
 
 
 rule tabulate_duels_published:
@@ -150,7 +176,6 @@ rule tabulate_duels_published:
 rule plot_duels_figures:
     input:
         curves=rules.summarise_duels.output.curves,
-        timings=rules.summarise_duels.output.timings,
         library=DUELS_LIBRARY["figures"],
     output:
         **{
@@ -179,7 +204,6 @@ rule plot_duels_figures:
 rule write_duels_readme:
     input:
         leaderboard=rules.summarise_duels.output.leaderboard,
-        timings=rules.summarise_duels.output.timings,
         summary=rules.summarise_duels.output.summary,
         published=rules.tabulate_duels_published.output.table,
         library=DUELS_LIBRARY["readme"],
@@ -209,7 +233,6 @@ rule execute_duels_notebook:
         notebook=str(NOTEBOOKS / "duels.ipynb"),
         leaderboard=rules.summarise_duels.output.leaderboard,
         leaderboard_markdown=rules.summarise_duels.output.markdown,
-        timings=rules.summarise_duels.output.timings,
         environments=rules.summarise_duels.output.environments,
         published=rules.tabulate_duels_published.output.markdown,
         readme=rules.write_duels_readme.output.readme,
@@ -237,6 +260,7 @@ rule execute_duels_notebook:
 rule duels:
     input:
         rules.summarise_duels.output,
+        rules.summarise_duels_timings.output,
         rules.tabulate_duels_published.output,
         rules.plot_duels_figures.output,
         rules.write_duels_readme.output,

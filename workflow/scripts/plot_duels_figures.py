@@ -9,7 +9,6 @@ with log_to_file(snakemake.log[0]) as log:
     sweep = DuelsSweep.from_config(snakemake.params.duels)
     figures = duels_figures(
         pd.read_csv(snakemake.input.curves),
-        pd.read_csv(snakemake.input.timings),
         {environment.name: environment.title for environment in sweep.environments},
         sweep.algorithms,
         sweep.seeds,

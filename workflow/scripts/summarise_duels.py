@@ -14,20 +14,16 @@ from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     sweep = DuelsSweep.from_config(snakemake.params.duels)
-    regret, runs = combine_duels_shards(
-        [pd.read_csv(path) for path in snakemake.input.regret],
-        [pd.read_csv(path) for path in snakemake.input.timings],
-    )
+    regret = combine_duels_shards([pd.read_csv(path) for path in snakemake.input.regret])
     environments = {}
     for path in snakemake.input.environments:
         with open(path, encoding="utf-8") as stream:
             summary = json.load(stream)
         environments[summary["environment"]] = summary
-    tables = summarise_duels(regret, runs, environments, sweep.leaderboard_horizons)
-    log.info("%d runs, %d leaderboard rows", len(runs), len(tables["leaderboard"]))
+    tables = summarise_duels(regret, environments, sweep.leaderboard_horizons)
+    log.info("%d checkpoint rows, %d leaderboard rows", len(regret), len(tables["leaderboard"]))
     write_csv(snakemake.output.regret, regret)
-    write_csv(snakemake.output.runs, runs)
-    for name in ("curves", "leaderboard", "timings", "environments"):
+    for name in ("curves", "leaderboard", "environments"):
         write_csv(snakemake.output[name], tables[name])
     labels = {name: style.label for name, style in ALGORITHM_STYLES.items()}
     write_text(

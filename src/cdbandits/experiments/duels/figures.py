@@ -1,11 +1,14 @@
 """What is drawn: regret against ``T`` per environment, and the time per round.
 
-* ``von_neumann_regret`` and ``copeland_regret``: one panel per environment (in config
-  order), mean cumulative regret over the seeds against the round on log-log axes with its
-  95% band, one line per algorithm in its style (:data:`cdbandits.plotting.ALGORITHM_STYLES`);
-  the legend, under the panels, lists every algorithm.
-* ``time_per_round``: median microseconds per round of each algorithm against the number of
-  arms, with the range over runs as error bars.
+* ``von_neumann_regret`` and ``copeland_regret`` (:func:`duels_figures`): one panel per
+  environment (in config order), mean cumulative regret over the seeds against the round on
+  log-log axes with its 95% band, one line per algorithm in its style
+  (:data:`cdbandits.plotting.ALGORITHM_STYLES`); the legend, under the panels, lists every
+  algorithm.
+* ``time_per_round`` (:func:`plot_time_per_round`): median microseconds per round of each
+  algorithm against the number of arms, with the range over runs as error bars. It plots
+  wall times, which differ from run to run, so the workflow keeps it apart from the
+  reproducible results (under ``results/benchmarks/duels/``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ...plotting import LEGEND_SIZE, algorithm_style, panel_grid, pyplot, title_
 __all__ = ["FIGURE_NAMES", "duels_figures", "plot_regret", "plot_time_per_round"]
 
 #: The figures of :func:`duels_figures`.
-FIGURE_NAMES: tuple[str, ...] = ("von_neumann_regret", "copeland_regret", "time_per_round")
+FIGURE_NAMES: tuple[str, ...] = ("von_neumann_regret", "copeland_regret")
 
 _METRIC_TEXT = {
     "von_neumann": (
@@ -141,15 +144,10 @@ def plot_time_per_round(timings: pd.DataFrame, algorithms: Sequence[str]) -> Any
 
 
 def duels_figures(
-    curves: pd.DataFrame,
-    timings: pd.DataFrame,
-    titles: Mapping[str, str],
-    algorithms: Sequence[str],
-    seeds: int,
+    curves: pd.DataFrame, titles: Mapping[str, str], algorithms: Sequence[str], seeds: int
 ) -> dict[str, Any]:
     """Every figure of :data:`FIGURE_NAMES`, by name."""
     return {
         "von_neumann_regret": plot_regret(curves, "von_neumann", titles, algorithms, seeds),
         "copeland_regret": plot_regret(curves, "copeland", titles, algorithms, seeds),
-        "time_per_round": plot_time_per_round(timings, algorithms),
     }

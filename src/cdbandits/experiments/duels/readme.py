@@ -18,7 +18,14 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["GROUPS", "LARGE_K", "environment_group", "readme_markdown", "recommendations"]
+__all__ = [
+    "GROUPS",
+    "LARGE_K",
+    "capped_horizons",
+    "environment_group",
+    "readme_markdown",
+    "recommendations",
+]
 
 #: Arms per run from which an environment counts as "large K".
 LARGE_K = 50
@@ -95,6 +102,20 @@ def recommendations(
     ).reset_index(drop=True)
 
 
+def capped_horizons(
+    board: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]]
+) -> dict[str, int]:
+    """Algorithms that reached a shorter horizon than others on a large-K environment."""
+    capped: dict[str, int] = {}
+    for environment, table in board.groupby("environment"):
+        if environment_group(environments[str(environment)]) != "large_k":
+            continue
+        reached = table.groupby("algorithm")["horizon"].max()
+        for algorithm, horizon in reached[reached < reached.max()].items():
+            capped[str(algorithm)] = min(int(horizon), capped.get(str(algorithm), int(horizon)))
+    return capped
+
+
 def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
     return ", ".join(
         summary["title"] for summary in environments.values() if environment_group(summary) == group
@@ -104,20 +125,26 @@ def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
 def readme_markdown(
     advice: pd.DataFrame,
     environments: Mapping[str, Mapping[str, Any]],
-    timings: pd.DataFrame,
     published: pd.DataFrame,
     labels: Mapping[str, str],
     *,
     seeds: int,
     horizon: int,
+    capped: Mapping[str, int] | None = None,
 ) -> str:
-    """The README section (markdown), numbers taken from the tables given."""
-    speed = timings.groupby("algorithm")["duels_per_second"].median()
+    """The README section (markdown), numbers taken from the tables given.
+
+    Wall times are left out: they differ from run to run, and this section is a
+    reproducible result (it points to the timing table instead). ``capped`` maps the
+    algorithms run to a shorter horizon on the large environments to that horizon
+    (:func:`capped_horizons`).
+    """
+    algorithms = list(dict.fromkeys(advice["algorithm"]))
     lines = [
         "### Which dueling-bandit algorithm to use when",
         "",
-        f"{len(speed)} K-armed dueling-bandit algorithms "
-        f"({', '.join(labels[a] for a in speed.index)}) "
+        f"{len(algorithms)} K-armed dueling-bandit algorithms "
+        f"({', '.join(labels[a] for a in algorithms)}) "
         f"played up to T = {horizon:,} rounds, {seeds} seeds each, on "
         f"{len(environments)} preference matrices from real data (`results/duels/`). "
         "Regret is measured against the von Neumann winner (the paper's eq. rd1 with a "
@@ -140,8 +167,7 @@ def readme_markdown(
         lines.append(
             f"* **{title}** ({_names(environments, group)}): use "
             f"**{labels[top.algorithm]}**, best or tied in {top.best_or_tied} of "
-            f"{top.environments} environments (mean rank {top.mean_rank:.1f}, "
-            f"{speed[top.algorithm]:,.0f} duels/s median)."
+            f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
             + (f" Also best or tied: {', '.join(others)}." if others else "")
         )
     lines += [
@@ -151,12 +177,21 @@ def readme_markdown(
         "Published behaviour, our reproduction of what each paper reports on these data:",
         "",
     ]
+    if capped:
+        shorter = ", ".join(f"{labels[a]} to T = {h:,}" for a, h in sorted(capped.items()))
+        lines.insert(
+            -4,
+            "* **Cost per round at large K**: algorithms whose rounds cost O(K^2) were run "
+            f"only to a shorter horizon on the large matrices ({shorter}); see the timing "
+            "table for their cost.",
+        )
     for row in published.itertuples():
         lines.append(f"* {labels[row.algorithm]}: **{row.verdict}**.")
     lines += [
         "",
         "Leaderboards with intervals: `results/duels/leaderboard.md`; the comparison with the "
-        "papers: `results/duels/published.md`; time per round: `results/duels/timings.csv`.",
+        "papers: `results/duels/published.md`; wall time per round (it differs between "
+        "runs): `results/benchmarks/duels/timings.csv`.",
         "",
     ]
     return "\n".join(lines)

@@ -9,7 +9,9 @@
   per-seed difference ``regret(algorithm) - regret(best)`` reaches 0. The difference is
   paired by seed, which is sound because all algorithms of a seed meet the same arms and
   environment uniforms (:mod:`.experiments`). Copeland and Condorcet regret come alongside.
-* :func:`timing_table`: wall time per round, median and range over the runs.
+* :func:`timing_table`: wall time per round, median and range over the runs (wall times
+  differ between runs: the workflow keeps them under ``results/benchmarks/duels/``, apart
+  from the reproducible results).
 * :func:`leaderboard_markdown`: one markdown table per environment.
 """
 
@@ -43,13 +45,11 @@ CURVE_METRICS: tuple[str, ...] = ("von_neumann", "condorcet", "copeland")
 _RUN_KEYS = ("environment", "algorithm", "seed")
 
 
-def combine_duels_shards(
-    regret_frames: Sequence[pd.DataFrame], timing_frames: Sequence[pd.DataFrame]
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The shards' regret and timing tables as two tables, independent of the sharding."""
-    regret = combine_shards(regret_frames, [*_RUN_KEYS, "round"])
-    timings = combine_shards(timing_frames, list(_RUN_KEYS))
-    return regret[list(REGRET_COLUMNS)], timings[list(TIMING_COLUMNS)]
+def combine_duels_shards(frames: Sequence[pd.DataFrame], timings: bool = False) -> pd.DataFrame:
+    """The shards' regret (or, with ``timings``, timing) tables as one, whatever the sharding."""
+    if timings:
+        return combine_shards(frames, list(_RUN_KEYS))[list(TIMING_COLUMNS)]
+    return combine_shards(frames, [*_RUN_KEYS, "round"])[list(REGRET_COLUMNS)]
 
 
 def regret_curves(regret: pd.DataFrame) -> pd.DataFrame:
@@ -232,19 +232,14 @@ def environments_table(environments: Mapping[str, Mapping[str, Any]]) -> pd.Data
 
 
 def summarise_duels(
-    regret: pd.DataFrame,
-    timings: pd.DataFrame,
-    environments: Mapping[str, Mapping[str, Any]],
-    horizons: Sequence[int],
+    regret: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]], horizons: Sequence[int]
 ) -> dict[str, Any]:
-    """Every summary of the sweep: ``curves``, ``leaderboard``, ``timings`` and
-    ``environments`` (tables) and ``summaries`` (the environment summaries with their
-    Condorcet shares)."""
+    """Every summary of the regret: ``curves``, ``leaderboard`` and ``environments`` (tables)
+    and ``summaries`` (the environment summaries with their Condorcet shares)."""
     summaries = with_condorcet_shares(environments, regret)
     return {
         "curves": regret_curves(regret),
         "leaderboard": leaderboard(regret, horizons),
-        "timings": timing_table(timings),
         "environments": environments_table(summaries),
         "summaries": summaries,
     }
