@@ -88,7 +88,7 @@ def test_readme_text_takes_its_numbers_from_the_tables(board):
     condorcet_line = next(line for line in text.splitlines() if "Condorcet winner exists" in line)
     assert "use **DTS**, best or tied in 2 of 2 environments (mean rank 1.5)" in condorcet_line
     assert "RMED1 (1/2)" in condorcet_line
-    assert "Small with winner, Another with winner" in condorcet_line
+    assert "(Small with winner; Another with winner)" in condorcet_line
     assert "use **SELF_SPARRING**" in text and "use **RUCB**" in text
     assert "* RMED1: **reproduced**." in text
     assert "5 K-armed dueling-bandit algorithms" in text and "20 seeds" in text

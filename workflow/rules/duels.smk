@@ -118,7 +118,7 @@ rule summarise_duels:
 rule summarise_duels_timings:
     input:
         timings=expand(rules.run_duels_shard.output.timings, shard=range(DUELS_SWEEP.shards)),
-        library=DUELS_LIBRARY["figures"] + DUELS_LIBRARY["tables"],
+        library=DUELS_LIBRARY["timings"],
     output:
         runs="results/benchmarks/duels/runs.csv",
         timings=report(

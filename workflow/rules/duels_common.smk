@@ -29,6 +29,9 @@ DUELS_LIBRARY = {
     room: library(f"experiments.duels.{room}", "files", "workflow.jobs")
     for room in ("environments", "experiments", "tables", "published", "readme", "figures")
 }
+DUELS_LIBRARY["timings"] = library(
+    "experiments.duels.tables", "experiments.duels.figures", "files", "workflow.jobs"
+)
 
 
 def duels_environment_data(wildcards):

@@ -21,6 +21,11 @@ one the papers use). Verdicts:
 * ``inconclusive``: none of these (mixed means, no significant difference);
 * ``no claim to compare``: the paper's claim could not be read (our numbers are shown);
 * ``not run``: the config runs none of the environments or algorithms needed.
+
+The papers' horizons could not be read (see the ``note`` of each published result): a
+verdict holds at our horizons, and an algorithm whose advantage appears only later (the
+merge algorithms were evaluated on long runs) is tested at ``T = 10^7`` by the opt-in
+configuration ``config/duels-large.yaml``.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def capped_horizons(
 
 
 def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
-    return ", ".join(
+    return "; ".join(
         summary["title"] for summary in environments.values() if environment_group(summary) == group
     )
 
