@@ -78,6 +78,26 @@ def test_recommendation_counts_best_or_tied_at_the_longest_horizon(board):
     assert advice["recommended"].sum() == 3
 
 
+def test_algorithms_equal_on_both_counts_are_recommended_together(board):
+    # on "cycle" rmed1 is tied with rucb; a second cycle where rmed1 is best evens them out
+    extra = pd.DataFrame(board_rows("cycle_2", ["rmed1", "rucb", "dts"], tied=["rucb"]))
+    environments = ENVIRONMENTS | {"cycle_2": summary("Cycle 2", 10, 0.0)}
+    advice = recommendations(pd.concat([board, extra]), environments)
+    chosen = advice[advice["recommended"] & (advice["group"] == "no_condorcet")]
+    assert set(chosen["algorithm"]) == {"rmed1", "rucb"}
+    text = readme_markdown(
+        advice,
+        environments,
+        pd.DataFrame(columns=["algorithm", "verdict"]),
+        {a: a for a in advice["algorithm"]},
+        seeds=2,
+        horizon=100,
+    )
+    assert "use **rmed1** or **rucb**, best or tied in 2 of 2" in text or (
+        "use **rucb** or **rmed1**, best or tied in 2 of 2" in text
+    )
+
+
 def test_readme_text_takes_its_numbers_from_the_tables(board):
     advice = recommendations(board, ENVIRONMENTS)
     published = pd.DataFrame({"algorithm": ["rmed1"], "verdict": ["reproduced"]})

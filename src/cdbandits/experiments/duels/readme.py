@@ -7,8 +7,9 @@ and few arms, and many arms (at least :data:`LARGE_K` per run). For each group,
 environments each algorithm had the least mean regret against
 the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
 with its mean rank; the recommendation is the algorithm with the most such environments
-(ties: lower mean rank). :func:`readme_markdown` writes the section; every number in it
-comes from the tables it is given.
+(ties: lower mean rank; all algorithms equal on both counts are recommended together).
+:func:`readme_markdown` writes the section; every number in it comes from the tables it is
+given.
 """
 
 from __future__ import annotations
@@ -93,7 +94,11 @@ def recommendations(
         .reset_index()
         .sort_values(["group", "best_or_tied", "mean_rank"], ascending=[True, False, True])
     )
-    summary["recommended"] = ~summary.duplicated("group")
+    # the best of each group, and any algorithm equal to it on both counts
+    first = summary.groupby("group")[["best_or_tied", "mean_rank"]].transform("first")
+    summary["recommended"] = (summary["best_or_tied"] == first["best_or_tied"]) & (
+        summary["mean_rank"] == first["mean_rank"]
+    )
     order = {group: index for index, group in enumerate(GROUPS)}
     return summary.sort_values(
         ["group", "best_or_tied", "mean_rank"],
@@ -159,14 +164,15 @@ def readme_markdown(
         if rows.empty:
             continue
         top = rows.iloc[0]
+        chosen = " or ".join(f"**{labels[a]}**" for a in rows[rows["recommended"]]["algorithm"])
         others = [
             f"{labels[row.algorithm]} ({row.best_or_tied}/{row.environments})"
-            for row in rows.iloc[1:].itertuples()
+            for row in rows[~rows["recommended"]].itertuples()
             if row.best_or_tied > 0
         ]
         lines.append(
             f"* **{title}** ({_names(environments, group)}): use "
-            f"**{labels[top.algorithm]}**, best or tied in {top.best_or_tied} of "
+            f"{chosen}, best or tied in {top.best_or_tied} of "
             f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
             + (f" Also best or tied: {', '.join(others)}." if others else "")
         )
