@@ -16,6 +16,7 @@ include: "workflow/rules/letor.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/oracle.smk"
 include: "workflow/rules/real_data.smk"
+include: "workflow/rules/duels.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/provenance.smk"
 include: "workflow/rules/slurm_preflight.smk"
@@ -31,5 +32,6 @@ rule all:
         rules.online.input,
         rules.oracle.input,
         rules.real_data.input,
+        rules.duels.input,
         rules.publish_figures.output if is_default_config() else [],
     default_target: True

@@ -19,16 +19,22 @@ mimetypes.add_type("application/octet-stream", ".npz")
 # The README's figures, copied to figures/ (tracked) only by a run of the default config
 # (rule all in the Snakefile). The oracle scaling figure is left out: it plots timings,
 # which differ from run to run.
-README_FIGURES = [
-    *(path for name in rules.plot_appendix_figures.output.keys() for path in rules.plot_appendix_figures.output[name]),
-    *(path for name in rules.plot_online_figures.output.keys() for path in rules.plot_online_figures.output[name]),
-    *(path for name in rules.plot_real_data_figures.output.keys() for path in rules.plot_real_data_figures.output[name]),
-    *(
+def figure_files(rule, leave_out=()):
+    """Every file of a plotting rule's named figure outputs, except those named in leave_out."""
+    return [
         path
-        for name in rules.plot_oracle_figures.output.keys()
-        if name != "scaling"
-        for path in rules.plot_oracle_figures.output[name]
-    ),
+        for name in rule.output.keys()
+        if name not in leave_out
+        for path in rule.output[name]
+    ]
+
+
+README_FIGURES = [
+    *figure_files(rules.plot_appendix_figures),
+    *figure_files(rules.plot_online_figures),
+    *figure_files(rules.plot_oracle_figures, leave_out={"scaling"}),
+    *figure_files(rules.plot_real_data_figures),
+    *figure_files(rules.plot_duels_figures),
     *expand(
         rules.validate_letor_matrix.output.figure,
         dataset=["sample"],

@@ -1,0 +1,22 @@
+"""The field's K-armed dueling-bandit algorithms on real preference data (issue 13).
+
+Runs the nine algorithms of :mod:`cdbandits.karmed` on preference matrices built from the
+public data the workflow fetches (the MSLR ranker matrices, whole and as random K-subsets,
+the arXiv 6-ranker matrix, ATP head-to-head records, PrefLib sports elections) and
+measures regret against the von Neumann winner (the paper's eq. rd1 with a constant
+context), Condorcet and Copeland regret and the wall time per round over many seeds.
+
+Rooms (import from them; this package imports none of them, so that each rule of the
+workflow depends only on the code it runs):
+
+* :mod:`.settings`: the ``duels`` config section (:class:`DuelsSweep`, one
+  :class:`DuelsEnvironment` per environment);
+* :mod:`.environments`: the matrices built from the data files, their winners;
+* :mod:`.experiments`: the runs of one shard (:func:`run_duels_shard`);
+* :mod:`.tables`: regret curves, the leaderboard with ties to the best, timings;
+* :mod:`.published`: each paper's reported result next to ours, with a verdict;
+* :mod:`.readme`: the README section, which algorithm to use when;
+* :mod:`.figures`: regret against ``T``, time per round.
+"""
+
+__all__: list[str] = []

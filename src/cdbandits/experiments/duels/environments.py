@@ -1,0 +1,183 @@
+"""The preference matrices of the duels environments, built from the fetched public data.
+
+:func:`build_environment` turns the data files of one
+:class:`~cdbandits.experiments.duels.settings.DuelsEnvironment` into a probability-form
+matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
+
+* ``"matrix"``: the file as published (:func:`cdbandits.matrix_io.load_matrix`), arms
+  named ``ranker 0`` ...; a subset environment keeps the whole matrix here and draws its
+  arms per seed (:func:`subset_arms`);
+* ``"atp"``: the match results (:data:`cdbandits.comparisons.LOG_PRESETS` ``"atp"``:
+  walkovers dropped), counted (:func:`cdbandits.comparisons.count_pairs`); the players with
+  the most wins (ties by name) and ``Q[i, j]`` their share of the matches between them.
+  Every pair must have met: a pair that never did stops the build with its names;
+* ``"preflib"``: ``Q[i, j]`` the share of the voters ranking ``i`` above ``j`` among those
+  ranking both (:func:`cdbandits.comparisons.pairwise_margins`), 1/2 for a pair no voter
+  ranks.
+
+:func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
+Copeland winners) for the tables. :func:`write_environment` / :func:`read_environment`
+store it as a CSV with the names as header and index.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from ...comparisons.counts import count_pairs
+from ...comparisons.logs import LOG_PRESETS, read_logs
+from ...comparisons.preflib import pairwise_margins, read_preflib
+from ...files import write_csv
+from ...matrix_io import load_matrix
+from ...preference import Convention as MatrixConvention
+from ...preference import as_skew
+from ...randomness import named_generator
+from ...winners import condorcet_winner, copeland_winners, von_neumann_winner
+from .settings import DuelsEnvironment
+
+__all__ = [
+    "PreferenceEnvironment",
+    "build_environment",
+    "environment_summary",
+    "read_environment",
+    "subset_arms",
+    "write_environment",
+]
+
+PreferenceEnvironment = tuple[NDArray[np.float64], tuple[str, ...]]
+
+
+def _probability(
+    matrix: NDArray[np.float64], convention: MatrixConvention | Literal["auto"] = "auto"
+) -> NDArray[np.float64]:
+    return (as_skew(matrix, convention) + 1.0) / 2.0
+
+
+def _atp_matrix(paths: Sequence[str | os.PathLike[str]], players: int) -> PreferenceEnvironment:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the dropped walkovers are documented above
+        counts = count_pairs(read_logs(list(paths), LOG_PRESETS["atp"]))
+    if players > len(counts.items):
+        raise ValueError(
+            f"players = {players} exceeds the {len(counts.items)} players in the files"
+        )
+    names = np.asarray(counts.items, dtype=object)
+    order = np.lexsort((names, -counts.wins.sum(axis=1)))[:players]
+    wins = counts.wins[np.ix_(order, order)]
+    matches = wins + wins.T
+    np.fill_diagonal(matches, 1.0)
+    if (matches == 0).any():
+        i, j = np.argwhere(matches == 0)[0]
+        raise ValueError(
+            f"{names[order[i]]} and {names[order[j]]} never met in these files; "
+            "choose fewer players or more years"
+        )
+    q = wins / matches
+    np.fill_diagonal(q, 0.5)
+    return q, tuple(str(name) for name in names[order])
+
+
+def _preflib_matrix(path: str | os.PathLike[str]) -> PreferenceEnvironment:
+    election = read_preflib(path)
+    above = pairwise_margins(election).astype(np.float64)
+    voters = above + above.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = np.where(voters > 0, above / voters, 0.5)
+    np.fill_diagonal(q, 0.5)
+    return q, election.alternatives
+
+
+def build_environment(
+    environment: DuelsEnvironment, paths: Sequence[str | os.PathLike[str]]
+) -> PreferenceEnvironment:
+    """The probability matrix and arm names of ``environment`` from its data ``paths``.
+
+    ``paths`` are the fetched files of ``environment.data``, in that order.
+    """
+    if len(paths) != len(environment.data):
+        raise ValueError(
+            f"environment {environment.name!r} reads {len(environment.data)} files; "
+            f"got {len(paths)}"
+        )
+    if environment.kind == "matrix":
+        q = _probability(load_matrix(paths[0]))
+        if environment.arms is not None and environment.arms > q.shape[0]:
+            raise ValueError(
+                f"environment {environment.name!r}: arms = {environment.arms} exceeds the "
+                f"{q.shape[0]} arms of {Path(paths[0]).name}"
+            )
+        return q, tuple(f"ranker {i}" for i in range(q.shape[0]))
+    if environment.kind == "atp":
+        assert environment.players is not None  # the settings require it
+        return _atp_matrix(paths, environment.players)
+    return _preflib_matrix(paths[0])
+
+
+def subset_arms(
+    environment: DuelsEnvironment, n_arms: int, seed: int, seed_index: int
+) -> NDArray[np.int64]:
+    """The arms a seed plays on: all, or ``environment.arms`` of them drawn for that seed.
+
+    The draw (sorted, without replacement) comes from the stream
+    ``duels/<environment>/<seed index>/subset`` and is the same for every algorithm.
+    """
+    if environment.arms is None:
+        return np.arange(n_arms, dtype=np.int64)
+    rng = named_generator(seed, "duels", environment.name, seed_index, "subset")
+    return np.sort(rng.choice(n_arms, size=environment.arms, replace=False)).astype(np.int64)
+
+
+def environment_summary(
+    environment: DuelsEnvironment, matrix: NDArray[np.float64], names: Sequence[str]
+) -> dict[str, Any]:
+    """What the tables say about an environment: K, its winners, where it comes from."""
+    skew = as_skew(matrix, "probability")
+    winner = condorcet_winner(skew)
+    vnw = von_neumann_winner(skew)
+    support = np.flatnonzero(vnw.weights > 1e-9)
+    return {
+        "environment": environment.name,
+        "title": environment.title,
+        "kind": environment.kind,
+        "data": list(environment.data),
+        "n_arms": int(matrix.shape[0]),
+        "arms_per_seed": environment.arms or int(matrix.shape[0]),
+        "subset": environment.arms is not None,
+        "condorcet_winner": None if winner is None else names[winner],
+        "von_neumann_support": {names[i]: float(vnw.weights[i]) for i in support},
+        "copeland_winners": [names[i] for i in copeland_winners(skew)],
+    }
+
+
+def write_environment(
+    path: str | os.PathLike[str], matrix: NDArray[np.float64], names: Sequence[str]
+) -> None:
+    """The matrix as CSV, arm names as header and first column."""
+    write_csv(
+        path,
+        pd.DataFrame(matrix, index=list(names), columns=list(names)),
+        index=True,
+        index_label="arm",
+    )
+
+
+def read_environment(path: str | os.PathLike[str]) -> PreferenceEnvironment:
+    """The matrix and names :func:`write_environment` wrote, as stored.
+
+    Raises unless the names of the rows and columns agree and the matrix is a valid
+    probability-form preference matrix (:func:`cdbandits.preference.as_skew`).
+    """
+    table = pd.read_csv(path, index_col=0)
+    if list(table.index.astype(str)) != list(table.columns):
+        raise ValueError(f"{path}: the row names differ from the column names")
+    matrix = table.to_numpy(dtype=np.float64)
+    as_skew(matrix, "probability")  # raises, naming what is wrong, unless a valid matrix
+    return matrix, tuple(table.columns)

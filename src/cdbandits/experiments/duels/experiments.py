@@ -1,0 +1,142 @@
+"""What runs: one shard of the duels sweep, each run's exact regret at its checkpoints.
+
+A run (:class:`~cdbandits.experiments.duels.settings.Task`) plays one K-armed algorithm of
+:mod:`cdbandits.karmed` on one environment for ``sweep.horizon_for(algorithm, K)`` rounds
+with the compiled engine (:func:`cdbandits.karmed.simulate`). All algorithms of one
+``(environment, seed index)`` get the same arms (:func:`~.environments.subset_arms`) and
+the same generator ``duels/<environment>/<seed index>``, so they meet the same uniforms of
+the environment's stream (common random numbers: their differences are measured with
+less noise).
+
+At every checkpoint (about ``sweep.checkpoints`` log-spaced rounds plus the leaderboard
+horizons) the regret of the run is exact, a function of its arm counts
+(:mod:`cdbandits.karmed.regret`): against the von Neumann winner (the paper's eq. rd1 with a
+constant context, skew units), rd1 in hindsight, Condorcet regret (probability units, NaN
+without a Condorcet winner) and Copeland regret. The wall time of the rounds is kept apart
+(:data:`TIMING_COLUMNS`), since it differs between two runs of the same seed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from ...karmed import make_algorithm, simulate
+from ...karmed.regret import regret_table
+from ...karmed.simulation import geometric_checkpoints
+from ...randomness import named_generator
+from .environments import PreferenceEnvironment, subset_arms
+from .settings import DuelsSweep, Task
+
+__all__ = [
+    "METRICS",
+    "REGRET_COLUMNS",
+    "TIMING_COLUMNS",
+    "run_checkpoints",
+    "run_duels_shard",
+    "run_task",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The regret measures of every run (columns of the regret table).
+METRICS: tuple[str, ...] = ("von_neumann", "hindsight", "condorcet", "copeland")
+
+#: Columns of a shard's regret table (one row per run and checkpoint).
+REGRET_COLUMNS: tuple[str, ...] = (
+    "environment",
+    "algorithm",
+    "seed",
+    "n_arms",
+    "horizon",
+    "round",
+    *METRICS,
+)
+
+#: Columns of a shard's timing table (one row per run).
+TIMING_COLUMNS: tuple[str, ...] = (
+    "environment",
+    "algorithm",
+    "seed",
+    "n_arms",
+    "horizon",
+    "seconds",
+    "seconds_per_round",
+)
+
+
+def run_checkpoints(sweep: DuelsSweep, horizon: int) -> NDArray[np.int64]:
+    """Log-spaced rounds up to ``horizon`` and the leaderboard horizons it reaches."""
+    reached = [h for h in sweep.leaderboard_horizons if h <= horizon]
+    return np.union1d(geometric_checkpoints(horizon, sweep.checkpoints), reached).astype(np.int64)
+
+
+def run_task(
+    sweep: DuelsSweep, task: Task, environment: PreferenceEnvironment, seed: int
+) -> tuple[pd.DataFrame, dict[str, object]]:
+    """One run: its regret at every checkpoint and its timing row."""
+    matrix, _ = environment
+    settings = sweep.environment(task.environment)
+    arms = subset_arms(settings, matrix.shape[0], seed, task.seed_index)
+    played = matrix[np.ix_(arms, arms)]
+    n_arms = int(arms.size)
+    horizon = sweep.horizon_for(task.algorithm, n_arms)
+    rng = named_generator(seed, "duels", task.environment, task.seed_index)
+    result = simulate(
+        make_algorithm(task.algorithm),
+        played,
+        horizon,
+        rng,
+        run_checkpoints(sweep, horizon),
+        convention="probability",
+    )
+    key = {
+        "environment": task.environment,
+        "algorithm": task.algorithm,
+        "seed": task.seed_index,
+        "n_arms": n_arms,
+        "horizon": horizon,
+    }
+    regret = regret_table(played, result, convention="probability")
+    for column, value in reversed(key.items()):
+        regret.insert(0, column, value)
+    timing = key | {"seconds": result.seconds, "seconds_per_round": result.seconds / horizon}
+    return regret, timing
+
+
+def run_duels_shard(
+    sweep: DuelsSweep,
+    seed: int,
+    shard: int,
+    environments: Mapping[str, PreferenceEnvironment],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The regret and timing tables of the runs of job ``shard`` (columns above)."""
+    missing = sorted({task.environment for task in sweep.tasks()} - set(environments))
+    if missing:
+        raise ValueError(f"the matrices of the environments {missing} were not given")
+    tasks = sweep.shard_tasks(shard)
+    regrets, timings = [], []
+    for number, task in enumerate(tasks, start=1):
+        regret, timing = run_task(sweep, task, environments[task.environment], seed)
+        regrets.append(regret)
+        timings.append(timing)
+        logger.info(
+            "%d/%d %s %s seed %d: T = %d in %.2f s",
+            number,
+            len(tasks),
+            task.environment,
+            task.algorithm,
+            task.seed_index,
+            timing["horizon"],
+            timing["seconds"],
+        )
+    regret_table = (
+        pd.concat(regrets, ignore_index=True)
+        if regrets
+        else pd.DataFrame(columns=list(REGRET_COLUMNS))
+    )
+    return regret_table[list(REGRET_COLUMNS)], pd.DataFrame(timings, columns=list(TIMING_COLUMNS))

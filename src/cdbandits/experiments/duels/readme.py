@@ -1,0 +1,203 @@
+"""The README's duels section: which algorithm to use when, from the leaderboard.
+
+The environments fall into three groups (:func:`environment_group`): a Condorcet winner and
+few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
+and few arms, and many arms (at least :data:`LARGE_K` per run). For each group,
+:func:`recommendations` counts at the longest leaderboard horizon in how many of the group's
+environments each algorithm had the least mean regret against
+the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
+with its mean rank; the recommendation is the algorithm with the most such environments
+(ties: lower mean rank; all algorithms equal on both counts are recommended together).
+:func:`readme_markdown` writes the section; every number in it comes from the tables it is
+given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "GROUPS",
+    "LARGE_K",
+    "capped_horizons",
+    "environment_group",
+    "readme_markdown",
+    "recommendations",
+]
+
+#: Arms per run from which an environment counts as "large K".
+LARGE_K = 50
+
+#: The groups, in the order the README lists them, with how the README names them.
+GROUPS: dict[str, str] = {
+    "condorcet": "A Condorcet winner exists, few arms",
+    "no_condorcet": "No Condorcet winner, few arms",
+    "large_k": f"Many arms (K >= {LARGE_K})",
+}
+
+
+def environment_group(summary: Mapping[str, Any]) -> str:
+    """The group of an environment summary (:func:`~.environments.environment_summary`)."""
+    if summary["arms_per_seed"] >= LARGE_K:
+        return "large_k"
+    return "condorcet" if summary["condorcet_share"] >= 0.5 else "no_condorcet"
+
+
+def recommendations(
+    board: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]]
+) -> pd.DataFrame:
+    """Per group and algorithm: environments where best or tied, mean rank (module docstring).
+
+    Only the algorithms run to the longest horizon of each environment are counted there.
+    Columns: ``group``, ``algorithm``, ``environments`` (of the group), ``best``,
+    ``best_or_tied``, ``mean_rank``, ``recommended``.
+    """
+    rows = []
+    for environment, table in board.groupby("environment", sort=True):
+        final = table[table["horizon"] == table["horizon"].max()]
+        group = environment_group(environments[str(environment)])
+        for row in final.itertuples():
+            rows.append(
+                {
+                    "group": group,
+                    "environment": environment,
+                    "algorithm": row.algorithm,
+                    "best": row.rank == 1,
+                    "tied": bool(row.tied_with_best),
+                    "rank": row.rank,
+                }
+            )
+    if not rows:
+        return pd.DataFrame(
+            columns=[
+                "group",
+                "algorithm",
+                "environments",
+                "best",
+                "best_or_tied",
+                "mean_rank",
+                "recommended",
+            ]
+        )
+    flat = pd.DataFrame(rows)
+    summary = (
+        flat.groupby(["group", "algorithm"])
+        .agg(
+            environments=("environment", "nunique"),
+            best=("best", "sum"),
+            best_or_tied=("tied", "sum"),
+            mean_rank=("rank", "mean"),
+        )
+        .reset_index()
+        .sort_values(["group", "best_or_tied", "mean_rank"], ascending=[True, False, True])
+    )
+    # the best of each group, and any algorithm equal to it on both counts
+    first = summary.groupby("group")[["best_or_tied", "mean_rank"]].transform("first")
+    summary["recommended"] = (summary["best_or_tied"] == first["best_or_tied"]) & (
+        summary["mean_rank"] == first["mean_rank"]
+    )
+    order = {group: index for index, group in enumerate(GROUPS)}
+    return summary.sort_values(
+        ["group", "best_or_tied", "mean_rank"],
+        key=lambda column: column.map(order) if column.name == "group" else column,
+        ascending=[True, False, True],
+    ).reset_index(drop=True)
+
+
+def capped_horizons(
+    board: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]]
+) -> dict[str, int]:
+    """Algorithms that reached a shorter horizon than others on a large-K environment."""
+    capped: dict[str, int] = {}
+    for environment, table in board.groupby("environment"):
+        if environment_group(environments[str(environment)]) != "large_k":
+            continue
+        reached = table.groupby("algorithm")["horizon"].max()
+        for algorithm, horizon in reached[reached < reached.max()].items():
+            capped[str(algorithm)] = min(int(horizon), capped.get(str(algorithm), int(horizon)))
+    return capped
+
+
+def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
+    return "; ".join(
+        summary["title"] for summary in environments.values() if environment_group(summary) == group
+    )
+
+
+def readme_markdown(
+    advice: pd.DataFrame,
+    environments: Mapping[str, Mapping[str, Any]],
+    published: pd.DataFrame,
+    labels: Mapping[str, str],
+    *,
+    seeds: int,
+    horizon: int,
+    capped: Mapping[str, int] | None = None,
+) -> str:
+    """The README section (markdown), numbers taken from the tables given.
+
+    Wall times are left out: they differ from run to run, and this section is a
+    reproducible result (it points to the timing table instead). ``capped`` maps the
+    algorithms run to a shorter horizon on the large environments to that horizon
+    (:func:`capped_horizons`).
+    """
+    algorithms = list(dict.fromkeys(advice["algorithm"]))
+    lines = [
+        "### Which dueling-bandit algorithm to use when",
+        "",
+        f"{len(algorithms)} K-armed dueling-bandit algorithms "
+        f"({', '.join(labels[a] for a in algorithms)}) "
+        f"played up to T = {horizon:,} rounds, {seeds} seeds each, on "
+        f"{len(environments)} preference matrices from real data (`results/duels/`). "
+        "Regret is measured against the von Neumann winner (the paper's eq. rd1 with a "
+        "constant context), which exists whether or not there is a Condorcet winner. "
+        '"Best or tied" counts the environments where an algorithm had the least mean '
+        "regret at the longest horizon or a paired 95% interval of its difference to the "
+        "least reaching 0.",
+        "",
+    ]
+    for group, title in GROUPS.items():
+        rows = advice[advice["group"] == group]
+        if rows.empty:
+            continue
+        top = rows.iloc[0]
+        chosen = " or ".join(f"**{labels[a]}**" for a in rows[rows["recommended"]]["algorithm"])
+        others = [
+            f"{labels[row.algorithm]} ({row.best_or_tied}/{row.environments})"
+            for row in rows[~rows["recommended"]].itertuples()
+            if row.best_or_tied > 0
+        ]
+        lines.append(
+            f"* **{title}** ({_names(environments, group)}): use "
+            f"{chosen}, best or tied in {top.best_or_tied} of "
+            f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
+            + (f" Also best or tied: {', '.join(others)}." if others else "")
+        )
+    lines += [
+        "* **With context**: not measured by this comparison (it runs no contextual "
+        "environment yet); the contextual algorithms are compared in the online section.",
+        "",
+        "Published behaviour, our reproduction of what each paper reports on these data:",
+        "",
+    ]
+    if capped:
+        shorter = ", ".join(f"{labels[a]} to T = {h:,}" for a, h in sorted(capped.items()))
+        lines.insert(
+            -4,
+            "* **Cost per round at large K**: algorithms whose rounds cost O(K^2) were run "
+            f"only to a shorter horizon on the large matrices ({shorter}); see the timing "
+            "table for their cost.",
+        )
+    for row in published.itertuples():
+        lines.append(f"* {labels[row.algorithm]}: **{row.verdict}**.")
+    lines += [
+        "",
+        "Leaderboards with intervals: `results/duels/leaderboard.md`; the comparison with the "
+        "papers: `results/duels/published.md`; wall time per round (it differs between "
+        "runs): `results/benchmarks/duels/timings.csv`.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,281 @@
+"""The workflow's ``duels`` config section, parsed once into typed, frozen dataclasses.
+
+An *environment* (:class:`DuelsEnvironment`) is a preference matrix built from public data
+by one of three recipes (``kind``):
+
+* ``"matrix"``: a published preference matrix file (the MSLR ranker matrices, the arXiv
+  6-ranker matrix), all its arms or, with ``arms`` set, a random subset of ``arms`` arms
+  drawn afresh for every seed (as the appendix samples K-subsets);
+* ``"atp"``: the ATP head-to-head matrix of the ``players`` players with the most match
+  wins in the given years' result files (:mod:`cdbandits.comparisons`);
+* ``"preflib"``: the majority matrix of a PrefLib election (share of voters ranking ``i``
+  above ``j``).
+
+:class:`DuelsSweep` is the whole section: the environments, the algorithms of
+:mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
+the horizon caps that keep algorithms whose rounds cost ``O(K^2)`` affordable at large
+``K``. Every error names the config key, e.g. ``duels.leaderboard_horizons: 200000 exceeds
+duels.horizon = 100000``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "ALGORITHMS",
+    "ENVIRONMENT_KINDS",
+    "DuelsEnvironment",
+    "DuelsSweep",
+    "EnvironmentKind",
+    "HorizonCap",
+    "Task",
+]
+
+#: The K-armed algorithms of :mod:`cdbandits.karmed` (its ``ALGORITHMS`` keys, in its order;
+#: kept here so that parsing the config does not compile anything).
+ALGORITHMS: tuple[str, ...] = (
+    "rucb",
+    "merge_rucb",
+    "ccb",
+    "rmed1",
+    "dts",
+    "merge_dts",
+    "self_sparring",
+    "sparring_exp3_karmed",
+    "versatile_db",
+)
+
+EnvironmentKind = Literal["matrix", "atp", "preflib"]
+ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = ("matrix", "atp", "preflib")
+
+_NAME = re.compile(r"[a-z0-9_]+")
+
+
+class _ConfigError(ValueError):
+    """A config value the code rejects; the message starts with the config key."""
+
+
+def _integer(key: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _ConfigError(f"{key}: expected an integer >= {minimum}; got {value!r}")
+    return value
+
+
+def _known_algorithms(key: str, names: Sequence[str]) -> tuple[str, ...]:
+    unknown = [name for name in names if name not in ALGORITHMS]
+    if unknown:
+        raise _ConfigError(f"{key}: unknown algorithms {unknown}; known: {list(ALGORITHMS)}")
+    if len(set(names)) != len(names):
+        raise _ConfigError(f"{key}: algorithms repeat: {list(names)}")
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class DuelsEnvironment:
+    """One environment (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        Identifier in tables and file names (lower case, digits, ``_``).
+    kind : {"matrix", "atp", "preflib"}
+    data : tuple of str
+        Keys of :data:`cdbandits.datasets.DATA_FILES` the environment is built from.
+    title : str
+        What a reader sees in figures and tables.
+    arms : int or None
+        ``"matrix"`` only: size of the random subset drawn for every seed (None: all arms).
+    players : int or None
+        ``"atp"`` only: how many players (most match wins first).
+    """
+
+    name: str
+    kind: EnvironmentKind
+    data: tuple[str, ...]
+    title: str
+    arms: int | None = None
+    players: int | None = None
+
+    @classmethod
+    def from_config(cls, entry: Mapping[str, Any], key: str) -> DuelsEnvironment:
+        """Parse one entry of ``duels.environments`` (``key`` names it in errors)."""
+        unknown = sorted(set(entry) - {"name", "kind", "data", "title", "arms", "players"})
+        if unknown:
+            raise _ConfigError(f"{key}: unknown keys {unknown}")
+        name = entry.get("name")
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise _ConfigError(f"{key}.name: expected lower case letters, digits, _; got {name!r}")
+        kind = entry.get("kind")
+        if kind not in ENVIRONMENT_KINDS:
+            raise _ConfigError(f"{key}.kind: expected one of {ENVIRONMENT_KINDS}; got {kind!r}")
+        data = entry.get("data")
+        if (
+            not isinstance(data, list | tuple)
+            or not data
+            or not all(isinstance(item, str) for item in data)
+        ):
+            raise _ConfigError(f"{key}.data: expected a non-empty list of data keys; got {data!r}")
+        if kind != "atp" and len(data) != 1:
+            raise _ConfigError(f"{key}.data: a {kind} environment reads one file; got {data}")
+        arms, players = entry.get("arms"), entry.get("players")
+        if arms is not None:
+            if kind != "matrix":
+                raise _ConfigError(f"{key}.arms: only a matrix environment takes a subset size")
+            arms = _integer(f"{key}.arms", arms, 2)
+        if kind == "atp":
+            players = _integer(f"{key}.players", players, 2)
+        elif players is not None:
+            raise _ConfigError(f"{key}.players: only an atp environment has players")
+        title = entry.get("title", name)
+        if not isinstance(title, str) or not title:
+            raise _ConfigError(f"{key}.title: expected a non-empty string; got {title!r}")
+        return cls(name, kind, tuple(data), title, arms, players)
+
+
+@dataclass(frozen=True)
+class HorizonCap:
+    """Run ``algorithms`` only up to ``horizon`` on environments of at least ``min_arms`` arms."""
+
+    algorithms: tuple[str, ...]
+    min_arms: int
+    horizon: int
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of the sweep: an algorithm on an environment with one seed index."""
+
+    environment: str
+    algorithm: str
+    seed_index: int
+
+
+@dataclass(frozen=True)
+class DuelsSweep:
+    """The ``duels`` section (see the module docstring).
+
+    Attributes
+    ----------
+    environments : tuple of DuelsEnvironment
+    algorithms : tuple of str
+        Identifiers of :data:`cdbandits.karmed.ALGORITHMS`.
+    horizon : int
+        Rounds of every run (unless a cap applies).
+    seeds : int
+        Runs per (environment, algorithm), seed indices ``0 .. seeds - 1``.
+    shards : int
+        Jobs the runs are dealt to (round robin; the results do not depend on it).
+    checkpoints : int
+        About this many log-spaced rounds at which regret is recorded (plus the
+        leaderboard horizons).
+    leaderboard_horizons : tuple of int
+        Increasing horizons the leaderboard reports, the last one ``horizon``.
+    horizon_caps : tuple of HorizonCap
+    """
+
+    environments: tuple[DuelsEnvironment, ...]
+    algorithms: tuple[str, ...]
+    horizon: int
+    seeds: int
+    shards: int
+    checkpoints: int
+    leaderboard_horizons: tuple[int, ...]
+    horizon_caps: tuple[HorizonCap, ...]
+
+    @classmethod
+    def from_config(cls, section: Mapping[str, Any]) -> DuelsSweep:
+        """Parse and check the ``duels`` section; ``ValueError`` naming the key otherwise.
+
+        ``shard_runtime`` (a resource of the workflow's jobs) is not read here."""
+        entries = section.get("environments")
+        if not isinstance(entries, list | tuple) or not entries:
+            raise _ConfigError("duels.environments: expected a non-empty list")
+        environments = tuple(
+            DuelsEnvironment.from_config(entry, f"duels.environments[{index}]")
+            for index, entry in enumerate(entries)
+        )
+        names = [environment.name for environment in environments]
+        if len(set(names)) != len(names):
+            raise _ConfigError(f"duels.environments: names repeat: {names}")
+        algorithms = _known_algorithms("duels.algorithms", list(section.get("algorithms", [])))
+        if not algorithms:
+            raise _ConfigError("duels.algorithms: expected at least one algorithm")
+        horizon = _integer("duels.horizon", section.get("horizon"), 2)
+        seeds = _integer("duels.seeds", section.get("seeds"), 2)
+        horizons = tuple(section.get("leaderboard_horizons", ()))
+        for value in horizons:
+            _integer("duels.leaderboard_horizons", value, 1)
+        if not horizons or list(horizons) != sorted(set(horizons)):
+            raise _ConfigError(
+                f"duels.leaderboard_horizons: expected increasing horizons; got {list(horizons)}"
+            )
+        if horizons[-1] != horizon:
+            raise _ConfigError(
+                f"duels.leaderboard_horizons: the last must be duels.horizon = {horizon}; "
+                f"got {list(horizons)}"
+            )
+        caps = []
+        for index, cap in enumerate(section.get("horizon_caps", ())):
+            key = f"duels.horizon_caps[{index}]"
+            capped = _integer(f"{key}.horizon", cap.get("horizon"), 1)
+            if capped not in horizons:
+                raise _ConfigError(
+                    f"{key}.horizon: {capped} must be one of duels.leaderboard_horizons "
+                    f"{list(horizons)}"
+                )
+            caps.append(
+                HorizonCap(
+                    _known_algorithms(f"{key}.algorithms", list(cap.get("algorithms", []))),
+                    _integer(f"{key}.min_arms", cap.get("min_arms"), 2),
+                    capped,
+                )
+            )
+        return cls(
+            environments=environments,
+            algorithms=algorithms,
+            horizon=horizon,
+            seeds=seeds,
+            shards=_integer("duels.shards", section.get("shards"), 1),
+            checkpoints=_integer("duels.checkpoints", section.get("checkpoints"), 2),
+            leaderboard_horizons=horizons,
+            horizon_caps=tuple(caps),
+        )
+
+    def environment(self, name: str) -> DuelsEnvironment:
+        """The environment called ``name``."""
+        for environment in self.environments:
+            if environment.name == name:
+                return environment
+        raise KeyError(
+            f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
+        )
+
+    def horizon_for(self, algorithm: str, n_arms: int) -> int:
+        """Rounds ``algorithm`` plays on ``n_arms`` arms: the smallest applicable cap."""
+        return min(
+            [self.horizon]
+            + [
+                cap.horizon
+                for cap in self.horizon_caps
+                if algorithm in cap.algorithms and n_arms >= cap.min_arms
+            ]
+        )
+
+    def tasks(self) -> tuple[Task, ...]:
+        """Every run, ordered by environment, algorithm and seed."""
+        return tuple(
+            Task(environment.name, algorithm, seed_index)
+            for environment in self.environments
+            for algorithm in self.algorithms
+            for seed_index in range(self.seeds)
+        )
+
+    def shard_tasks(self, shard: int) -> tuple[Task, ...]:
+        """The runs of job ``shard``: every ``shards``-th task, so all jobs cost about alike."""
+        if not 0 <= shard < self.shards:
+            raise ValueError(f"shard must be in 0..{self.shards - 1}; got {shard}")
+        return self.tasks()[shard :: self.shards]

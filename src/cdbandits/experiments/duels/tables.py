@@ -1,0 +1,245 @@
+"""What is summarised: regret curves, the leaderboard per environment, timings.
+
+* :func:`regret_curves`: mean regret over seeds with its 95% interval
+  (:func:`cdbandits.stats.mean_with_interval`) at every checkpoint, per environment,
+  algorithm and measure.
+* :func:`leaderboard`: at each leaderboard horizon, every algorithm's mean regret against
+  the von Neumann winner with its interval, its rank, and whether it is *statistically tied
+  with the best* (the algorithm of least mean regret): the 95% interval of the mean
+  per-seed difference ``regret(algorithm) - regret(best)`` reaches 0. The difference is
+  paired by seed, which is sound because all algorithms of a seed meet the same arms and
+  environment uniforms (:mod:`.experiments`). Copeland and Condorcet regret come alongside.
+* :func:`timing_table`: wall time per round, median and range over the runs (wall times
+  differ between runs: the workflow keeps them under ``results/benchmarks/duels/``, apart
+  from the reproducible results).
+* :func:`leaderboard_markdown`: one markdown table per environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...stats import mean_with_interval
+from ..shards import combine_shards
+from .experiments import REGRET_COLUMNS, TIMING_COLUMNS
+
+__all__ = [
+    "CURVE_METRICS",
+    "combine_duels_shards",
+    "leaderboard",
+    "leaderboard_markdown",
+    "environments_table",
+    "regret_curves",
+    "summarise_duels",
+    "timing_table",
+    "with_condorcet_shares",
+]
+
+#: The measures the curves and the leaderboard report (rd1 in hindsight stays in the raw table).
+CURVE_METRICS: tuple[str, ...] = ("von_neumann", "condorcet", "copeland")
+
+_RUN_KEYS = ("environment", "algorithm", "seed")
+
+
+def combine_duels_shards(frames: Sequence[pd.DataFrame], timings: bool = False) -> pd.DataFrame:
+    """The shards' regret (or, with ``timings``, timing) tables as one, whatever the sharding."""
+    if timings:
+        return combine_shards(frames, list(_RUN_KEYS))[list(TIMING_COLUMNS)]
+    return combine_shards(frames, [*_RUN_KEYS, "round"])[list(REGRET_COLUMNS)]
+
+
+def regret_curves(regret: pd.DataFrame) -> pd.DataFrame:
+    """Mean and 95% interval over seeds of each measure at each checkpoint (long format)."""
+    rows = []
+    for (environment, algorithm, round_), group in regret.groupby(
+        ["environment", "algorithm", "round"], sort=True
+    ):
+        for metric in CURVE_METRICS:
+            values = group[metric].to_numpy()
+            if np.isnan(values).all():
+                continue
+            rows.append(
+                {"environment": environment, "algorithm": algorithm, "round": round_}
+                | {"metric": metric}
+                | mean_with_interval(values)
+            )
+    return pd.DataFrame(rows)
+
+
+def _at_horizon(regret: pd.DataFrame, horizon: int) -> pd.DataFrame:
+    return regret[regret["round"] == horizon]
+
+
+def leaderboard(regret: pd.DataFrame, horizons: Sequence[int]) -> pd.DataFrame:
+    """Per environment and horizon, every algorithm that played that long (module docstring).
+
+    Columns: ``environment``, ``horizon``, ``algorithm``, ``rank`` (1 = least mean regret
+    against the vNW), ``von_neumann`` / ``von_neumann_low`` / ``von_neumann_high``, the
+    same for ``condorcet`` and ``copeland``, ``difference_low`` / ``difference_high`` (the
+    interval of the paired difference to the best), ``tied_with_best``, ``best`` and
+    ``n_seeds``.
+    """
+    rows: list[dict[str, Any]] = []
+    for environment, table in regret.groupby("environment", sort=True):
+        for horizon in horizons:
+            at = _at_horizon(table, horizon)
+            if at.empty:
+                continue
+            by_seed = at.pivot(index="seed", columns="algorithm", values="von_neumann")
+            means = by_seed.mean().sort_values(kind="stable")
+            best = str(means.index[0])
+            for rank, algorithm in enumerate(means.index, start=1):
+                row: dict[str, Any] = {
+                    "environment": environment,
+                    "horizon": horizon,
+                    "algorithm": algorithm,
+                    "rank": rank,
+                }
+                runs = at[at["algorithm"] == algorithm]
+                for metric in CURVE_METRICS:
+                    values = runs[metric].to_numpy()
+                    summary = mean_with_interval(values) if not np.isnan(values).all() else {}
+                    row[metric] = summary.get("mean", np.nan)
+                    row[f"{metric}_low"] = summary.get("ci_low", np.nan)
+                    row[f"{metric}_high"] = summary.get("ci_high", np.nan)
+                difference = mean_with_interval(
+                    (by_seed[algorithm] - by_seed[best]).dropna().to_numpy()
+                )
+                row["difference_low"] = difference["ci_low"] if algorithm != best else 0.0
+                row["difference_high"] = difference["ci_high"] if algorithm != best else 0.0
+                row["tied_with_best"] = bool(algorithm == best or difference["ci_low"] <= 0.0)
+                row["best"] = best
+                row["n_seeds"] = len(runs)
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def with_condorcet_shares(
+    environments: Mapping[str, Mapping[str, Any]], regret: pd.DataFrame
+) -> dict[str, dict[str, Any]]:
+    """The environment summaries with ``condorcet_share``: the share of runs with a winner.
+
+    A run has a Condorcet winner when its Condorcet regret is defined; for a subset
+    environment this varies with the seed's arms.
+    """
+    share = regret.groupby("environment")["condorcet"].apply(lambda v: float(v.notna().mean()))
+    return {
+        name: dict(summary) | {"condorcet_share": float(share.get(name, np.nan))}
+        for name, summary in environments.items()
+    }
+
+
+def timing_table(timings: pd.DataFrame) -> pd.DataFrame:
+    """Wall time per round per environment and algorithm: median and range over the runs."""
+    rows = []
+    for (environment, algorithm), group in timings.groupby(["environment", "algorithm"]):
+        per_round = group["seconds_per_round"]
+        rows.append(
+            {
+                "environment": environment,
+                "algorithm": algorithm,
+                "n_arms": int(group["n_arms"].max()),
+                "horizon": int(group["horizon"].max()),
+                "runs": len(group),
+                "microseconds_per_round": 1e6 * float(per_round.median()),
+                "microseconds_per_round_min": 1e6 * float(per_round.min()),
+                "microseconds_per_round_max": 1e6 * float(per_round.max()),
+                "duels_per_second": float(1.0 / per_round.median()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _cell(row: pd.Series) -> str:
+    text = f"{row['von_neumann']:.1f} [{row['von_neumann_low']:.1f}, {row['von_neumann_high']:.1f}]"
+    if row["rank"] == 1:
+        return f"**{text}**"
+    return f"{text} ≈" if row["tied_with_best"] else text
+
+
+def leaderboard_markdown(
+    board: pd.DataFrame,
+    environments: Mapping[str, Mapping[str, Any]],
+    algorithm_labels: Mapping[str, str],
+) -> str:
+    """One table per environment: mean vNW regret [95% interval] per algorithm and horizon.
+
+    ``environments`` maps each environment to its summary
+    (:func:`~.environments.environment_summary`); the best at each horizon is in bold, the
+    algorithms statistically tied with it are marked ≈, a dash marks a horizon an
+    algorithm was not run to.
+    """
+    parts = [
+        "Mean cumulative regret against the von Neumann winner (skew units, eq. rd1 with a "
+        "constant context) over the seeds, with its 95% interval. **Bold**: least mean "
+        "regret at that horizon; ≈: statistically tied with it (the 95% interval of the "
+        "paired per-seed difference reaches 0); -: not run that long.\n"
+    ]
+    for environment, table in board.groupby("environment", sort=False):
+        summary = environments[str(environment)]
+        winner, share = summary["condorcet_winner"], summary["condorcet_share"]
+        if summary["subset"]:
+            condorcet = f"a Condorcet winner in {share:.0%} of the seeds' subsets"
+        else:
+            condorcet = (
+                f"Condorcet winner: {winner}" if winner is not None else "no Condorcet winner"
+            )
+        arms = summary["arms_per_seed"]
+        subset = " (a random subset per seed)" if summary["subset"] else ""
+        parts.append(f"### {summary['title']}\n\nK = {arms}{subset}; {condorcet}.\n")
+        horizons = sorted(table["horizon"].unique())
+        header = "| algorithm | " + " | ".join(f"T = {h:,}" for h in horizons) + " |"
+        lines = [header, "|" + "---|" * (len(horizons) + 1)]
+        # rows: those run longest first, each group by its rank at its longest horizon
+        longest = table.sort_values("horizon").drop_duplicates("algorithm", keep="last")
+        order = longest.sort_values(["horizon", "rank"], ascending=[False, True])
+        for algorithm in order["algorithm"]:
+            cells = []
+            for horizon in horizons:
+                match = table[(table["algorithm"] == algorithm) & (table["horizon"] == horizon)]
+                cells.append(_cell(match.iloc[0]) if len(match) else "-")
+            lines.append(
+                f"| {algorithm_labels.get(algorithm, algorithm)} | " + " | ".join(cells) + " |"
+            )
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def environments_table(environments: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per environment: K, its winners (in config order)."""
+    return pd.DataFrame(
+        [
+            {
+                "environment": name,
+                "title": summary["title"],
+                "kind": summary["kind"],
+                "n_arms": summary["n_arms"],
+                "arms_per_seed": summary["arms_per_seed"],
+                "condorcet_winner": summary["condorcet_winner"],
+                "condorcet_share": summary["condorcet_share"],
+                "von_neumann_support": "; ".join(
+                    f"{arm} {weight:.3f}" for arm, weight in summary["von_neumann_support"].items()
+                ),
+                "copeland_winners": "; ".join(summary["copeland_winners"]),
+            }
+            for name, summary in environments.items()
+        ]
+    )
+
+
+def summarise_duels(
+    regret: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]], horizons: Sequence[int]
+) -> dict[str, Any]:
+    """Every summary of the regret: ``curves``, ``leaderboard`` and ``environments`` (tables)
+    and ``summaries`` (the environment summaries with their Condorcet shares)."""
+    summaries = with_condorcet_shares(environments, regret)
+    return {
+        "curves": regret_curves(regret),
+        "leaderboard": leaderboard(regret, horizons),
+        "environments": environments_table(summaries),
+        "summaries": summaries,
+    }

@@ -1,0 +1,55 @@
+"""Shared inputs of the duels tests: a tiny sweep on hand-made matrices."""
+
+import numpy as np
+
+from cdbandits.experiments.duels.settings import DuelsSweep
+
+SEED = 11
+
+#: Rock-paper-scissors with a dominated fourth arm: no Condorcet winner, vNW uniform on 0-2.
+CYCLE = np.array(
+    [
+        [0.5, 0.8, 0.2, 0.9],
+        [0.2, 0.5, 0.8, 0.9],
+        [0.8, 0.2, 0.5, 0.9],
+        [0.1, 0.1, 0.1, 0.5],
+    ]
+)
+
+#: Arm 0 beats every other arm: a Condorcet winner.
+LINEAR = np.array(
+    [
+        [0.5, 0.6, 0.7, 0.8, 0.9],
+        [0.4, 0.5, 0.6, 0.7, 0.8],
+        [0.3, 0.4, 0.5, 0.6, 0.7],
+        [0.2, 0.3, 0.4, 0.5, 0.6],
+        [0.1, 0.2, 0.3, 0.4, 0.5],
+    ]
+)
+
+
+def sweep_config(**changes):
+    """A small valid ``duels`` section (two matrix environments, one a 3-arm subset)."""
+    config = {
+        "environments": [
+            {"name": "cycle", "kind": "matrix", "data": ["pref_arxiv"], "title": "cycle"},
+            {"name": "linear_k3", "kind": "matrix", "data": ["pref_arxiv"], "arms": 3},
+        ],
+        "algorithms": ["rucb", "self_sparring", "merge_dts"],
+        "horizon": 300,
+        "seeds": 3,
+        "shards": 2,
+        "checkpoints": 5,
+        "leaderboard_horizons": [100, 300],
+        "horizon_caps": [{"algorithms": ["rucb"], "min_arms": 4, "horizon": 100}],
+    }
+    return config | changes
+
+
+def tiny_sweep(**changes):
+    return DuelsSweep.from_config(sweep_config(**changes))
+
+
+def tiny_environments():
+    names = lambda k: tuple(f"arm {i}" for i in range(k))  # noqa: E731
+    return {"cycle": (CYCLE, names(4)), "linear_k3": (LINEAR, names(5))}

@@ -1,0 +1,102 @@
+"""The runs of a shard (cdbandits.experiments.duels.experiments)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from duels_cases import SEED, tiny_environments, tiny_sweep
+
+from cdbandits.experiments.duels.experiments import (
+    REGRET_COLUMNS,
+    TIMING_COLUMNS,
+    run_checkpoints,
+    run_duels_shard,
+    run_task,
+)
+from cdbandits.experiments.duels.settings import Task
+from cdbandits.experiments.duels.tables import combine_duels_shards
+from cdbandits.karmed import make_algorithm, regret_table, simulate
+from cdbandits.randomness import named_generator
+
+
+@pytest.fixture(scope="module")
+def shards():
+    sweep = tiny_sweep()
+    return [run_duels_shard(sweep, SEED, shard, tiny_environments()) for shard in range(2)]
+
+
+def test_checkpoints_include_the_leaderboard_horizons_reached():
+    sweep = tiny_sweep()
+    assert {100, 300} <= set(run_checkpoints(sweep, 300))
+    capped = run_checkpoints(sweep, 100)
+    assert capped[-1] == 100 and 300 not in capped
+
+
+def test_a_run_matches_the_karmed_regret_of_the_same_seed():
+    sweep = tiny_sweep()
+    regret, timing = run_task(
+        sweep, Task("cycle", "self_sparring", 1), tiny_environments()["cycle"], SEED
+    )
+    rng = named_generator(SEED, "duels", "cycle", 1)
+    result = simulate(
+        make_algorithm("self_sparring"),
+        tiny_environments()["cycle"][0],
+        300,
+        rng,
+        run_checkpoints(sweep, 300),
+    )
+    expected = regret_table(tiny_environments()["cycle"][0], result)
+    for column in ("round", "von_neumann", "hindsight", "copeland"):
+        np.testing.assert_allclose(regret[column].to_numpy(), expected[column].to_numpy())
+    assert regret["condorcet"].isna().all()  # the cycle has no Condorcet winner
+    assert timing["horizon"] == 300 and timing["seconds"] >= 0
+
+
+def test_horizon_caps_shorten_the_runs(shards):
+    regret = pd.concat([table for table, _ in shards])
+    rucb = regret[regret["algorithm"] == "rucb"]
+    # the cap applies from 4 arms: the 4-arm cycle, not the 3-arm subsets
+    assert rucb[rucb["environment"] == "cycle"]["round"].max() == 100
+    assert rucb[rucb["environment"] == "linear_k3"]["round"].max() == 300
+
+
+def test_subset_runs_have_their_own_arms_and_a_condorcet_winner(shards):
+    regret = pd.concat([table for table, _ in shards])
+    subsets = regret[regret["environment"] == "linear_k3"]
+    assert (subsets["n_arms"] == 3).all()
+    # every subset of a linear order has a Condorcet winner, half the vNW regret
+    np.testing.assert_allclose(subsets["condorcet"], subsets["von_neumann"] / 2)
+
+
+def test_regret_is_non_negative_and_never_decreases(shards):
+    regret = pd.concat([table for table, _ in shards])
+    assert (regret["von_neumann"] >= -1e-12).all()
+    for _, run in regret.groupby(["environment", "algorithm", "seed"]):
+        assert (np.diff(run.sort_values("round")["von_neumann"]) >= -1e-12).all()
+        assert (run["hindsight"] >= run["von_neumann"] - 1e-9).all()
+
+
+def test_tables_do_not_depend_on_the_sharding(shards):
+    combined = combine_duels_shards([s[0] for s in shards])
+    timings = combine_duels_shards([s[1] for s in shards], timings=True)
+    single, _ = run_duels_shard(tiny_sweep(shards=1), SEED, 0, tiny_environments())
+    pd.testing.assert_frame_equal(combined, combine_duels_shards([single]))
+    assert list(combined.columns) == list(REGRET_COLUMNS)
+    assert list(timings.columns) == list(TIMING_COLUMNS)
+    assert len(timings) == 2 * 3 * 3
+
+
+def test_algorithms_of_a_seed_share_the_environment_stream():
+    # the same generator for every algorithm: two runs of one algorithm differ only by seed
+    sweep = tiny_sweep()
+    first, _ = run_task(sweep, Task("cycle", "merge_dts", 0), tiny_environments()["cycle"], SEED)
+    again, _ = run_task(sweep, Task("cycle", "merge_dts", 0), tiny_environments()["cycle"], SEED)
+    other, _ = run_task(sweep, Task("cycle", "merge_dts", 1), tiny_environments()["cycle"], SEED)
+    pd.testing.assert_frame_equal(first, again)
+    assert not np.array_equal(first["von_neumann"], other["von_neumann"])
+
+
+def test_missing_matrices_are_named():
+    environments = tiny_environments()
+    del environments["linear_k3"]
+    with pytest.raises(ValueError, match=r"\['linear_k3'\]"):
+        run_duels_shard(tiny_sweep(), SEED, 0, environments)

@@ -1,0 +1,119 @@
+"""The duels config section (cdbandits.experiments.duels.settings)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from duels_cases import sweep_config, tiny_sweep
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cdbandits.datasets import DATA_FILES
+from cdbandits.experiments.duels.settings import ALGORITHMS, DuelsSweep
+from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_algorithms_are_the_karmed_ones():
+    assert ALGORITHMS == tuple(KARMED_ALGORITHMS)
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "test.yaml", "duels-large.yaml"])
+def test_shipped_configs_parse_and_name_known_data(name):
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["duels"]
+    section = default | yaml.safe_load((ROOT / "config" / name).read_text())["duels"]
+    sweep = DuelsSweep.from_config(section)
+    assert {key for e in sweep.environments for key in e.data} <= set(DATA_FILES)
+    assert sweep.leaderboard_horizons[-1] == sweep.horizon
+
+
+def test_default_config_matches_the_schema_defaults():
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    properties = schema["properties"]["duels"]["properties"]
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["duels"]
+    assert {key: spec["default"] for key, spec in properties.items()} == default
+
+
+def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds():
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["duels"]
+    sweep = DuelsSweep.from_config(default)
+    assert sweep.algorithms == ALGORITHMS
+    assert sweep.seeds >= 20 and sweep.horizon == 100_000
+    assert len(sweep.tasks()) == len(sweep.environments) * len(ALGORITHMS) * sweep.seeds
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"algorithms": ["rucb", "nope"]}, r"duels.algorithms: unknown algorithms \['nope'\]"),
+        ({"algorithms": ["rucb", "rucb"]}, "duels.algorithms: algorithms repeat"),
+        ({"leaderboard_horizons": [100, 200]}, "the last must be duels.horizon = 300"),
+        ({"leaderboard_horizons": [300, 100]}, "expected increasing horizons"),
+        ({"horizon": 1}, r"duels.horizon: expected an integer >= 2"),
+        ({"seeds": 1}, r"duels.seeds: expected an integer >= 2"),
+        (
+            {"horizon_caps": [{"algorithms": ["ccb"], "min_arms": 3, "horizon": 50}]},
+            r"duels.horizon_caps\[0\].horizon: 50 must be one of",
+        ),
+        ({"environments": []}, "duels.environments: expected a non-empty list"),
+    ],
+)
+def test_bad_values_name_their_key(changes, message):
+    with pytest.raises(ValueError, match=message):
+        tiny_sweep(**changes)
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"name": "Bad Name", "kind": "matrix", "data": ["x"]}, r"\[0\].name"),
+        ({"name": "a", "kind": "table", "data": ["x"]}, r"\[0\].kind"),
+        ({"name": "a", "kind": "matrix", "data": []}, r"\[0\].data"),
+        ({"name": "a", "kind": "preflib", "data": ["x", "y"]}, "reads one file"),
+        ({"name": "a", "kind": "atp", "data": ["x"], "players": 3, "arms": 2}, r"\[0\].arms"),
+        ({"name": "a", "kind": "atp", "data": ["x"]}, r"\[0\].players"),
+        ({"name": "a", "kind": "matrix", "data": ["x"], "players": 3}, r"\[0\].players"),
+        ({"name": "a", "kind": "matrix", "data": ["x"], "colour": 3}, r"unknown keys \['colour'\]"),
+    ],
+)
+def test_bad_environments_name_their_entry(entry, message):
+    with pytest.raises(ValueError, match=r"duels\.environments\[0\]") as raised:
+        tiny_sweep(environments=[entry])
+    assert raised.match(message)
+
+
+def test_repeated_environment_names_are_refused():
+    entry = {"name": "a", "kind": "matrix", "data": ["x"]}
+    with pytest.raises(ValueError, match="names repeat"):
+        tiny_sweep(environments=[entry, entry])
+
+
+def test_horizon_caps_apply_from_their_number_of_arms():
+    sweep = tiny_sweep(
+        horizon_caps=[
+            {"algorithms": ["rucb"], "min_arms": 4, "horizon": 300},
+            {"algorithms": ["rucb", "merge_dts"], "min_arms": 10, "horizon": 100},
+        ]
+    )
+    assert sweep.horizon_for("rucb", 3) == 300
+    assert sweep.horizon_for("rucb", 9) == 300
+    assert sweep.horizon_for("rucb", 10) == 100
+    assert sweep.horizon_for("merge_dts", 9) == 300
+    assert sweep.horizon_for("merge_dts", 136) == 100
+    assert sweep.horizon_for("self_sparring", 136) == 300
+
+
+@given(shards=st.integers(1, 7), seeds=st.integers(2, 5))
+def test_shards_partition_the_tasks(shards, seeds):
+    sweep = DuelsSweep.from_config(sweep_config(shards=shards, seeds=seeds))
+    dealt = [task for shard in range(shards) for task in sweep.shard_tasks(shard)]
+    assert sorted(dealt, key=repr) == sorted(sweep.tasks(), key=repr)
+    assert len(set(dealt)) == len(dealt)
+    sizes = [len(sweep.shard_tasks(shard)) for shard in range(shards)]
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_a_shard_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="shard must be in 0..1"):
+        tiny_sweep().shard_tasks(2)

@@ -1,0 +1,161 @@
+"""Summaries of the duels sweep (cdbandits.experiments.duels.tables)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cdbandits.experiments.duels.tables import (
+    combine_duels_shards,
+    leaderboard,
+    leaderboard_markdown,
+    regret_curves,
+    timing_table,
+    with_condorcet_shares,
+)
+from cdbandits.stats import mean_with_interval
+
+#: Regret at T = 10 per seed: B is far worse than A in every seed; C equals A on average.
+AT_10 = {"A": [1.0, 2.0, 3.0], "B": [10.0, 11.0, 12.0], "C": [1.5, 2.5, 2.0]}
+
+
+def regret_rows(values, horizon=10, environment="env", condorcet=True):
+    rows = []
+    for algorithm, per_seed in values.items():
+        for seed, value in enumerate(per_seed):
+            for round_, share in ((1, 0.1), (horizon, 1.0)):
+                rows.append(
+                    {
+                        "environment": environment,
+                        "algorithm": algorithm,
+                        "seed": seed,
+                        "n_arms": 4,
+                        "horizon": horizon,
+                        "round": round_,
+                        "von_neumann": share * value,
+                        "hindsight": share * value,
+                        "condorcet": share * value / 2 if condorcet else np.nan,
+                        "copeland": share * value / 4,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture
+def regret():
+    return regret_rows(AT_10)
+
+
+def test_leaderboard_ranks_and_ties_by_paired_differences(regret):
+    board = leaderboard(regret, [1, 10]).set_index(["horizon", "algorithm"])
+    final = board.loc[10]
+    assert final.loc["A", "rank"] == 1 and final.loc["C", "rank"] == 2
+    assert final.loc["B", "rank"] == 3
+    assert (final["best"] == "A").all()
+    # C - A = (0.5, 0.5, -1): mean 0, its interval reaches 0; B - A = 9 in every seed
+    assert final.loc["C", "tied_with_best"] and not final.loc["B", "tied_with_best"]
+    expected = mean_with_interval(np.array(AT_10["C"]) - np.array(AT_10["A"]))
+    assert final.loc["C", "difference_low"] == pytest.approx(expected["ci_low"])
+    assert final.loc["A", "von_neumann"] == pytest.approx(2.0)
+    assert final.loc["A", "condorcet"] == pytest.approx(1.0)
+    assert final.loc["B", "copeland"] == pytest.approx(11 / 4)
+
+
+def test_unpaired_intervals_would_call_b_tied_but_paired_do_not():
+    # B - A is 1 in every seed while both vary a lot between seeds
+    values = {"A": [1.0, 20.0, 40.0], "B": [2.0, 21.0, 41.0]}
+    final = leaderboard(regret_rows(values), [10])
+    b = final[final["algorithm"] == "B"].iloc[0]
+    assert b["von_neumann_low"] < final[final["algorithm"] == "A"].iloc[0]["von_neumann_high"]
+    assert not b["tied_with_best"]
+
+
+def test_algorithms_absent_at_a_horizon_are_left_out():
+    regret = pd.concat([regret_rows(AT_10), regret_rows({"D": [0.1, 0.1, 0.2]}, horizon=5)])
+    board = leaderboard(regret, [5, 10])
+    assert set(board[board["horizon"] == 10]["algorithm"]) == {"A", "B", "C"}
+    assert set(board[board["horizon"] == 5]["algorithm"]) == {"D"}
+
+
+def test_curves_are_means_with_intervals_and_skip_undefined_measures():
+    regret = regret_rows(AT_10, condorcet=False)
+    curves = regret_curves(regret)
+    assert set(curves["metric"]) == {"von_neumann", "copeland"}
+    row = curves[
+        (curves["algorithm"] == "B") & (curves["round"] == 10) & (curves["metric"] == "von_neumann")
+    ].iloc[0]
+    expected = mean_with_interval(AT_10["B"])
+    assert (row["mean"], row["ci_low"], row["n_seeds"]) == pytest.approx(
+        (expected["mean"], expected["ci_low"], 3)
+    )
+
+
+def test_combining_shards_does_not_depend_on_their_order(regret):
+    timings = pd.DataFrame(
+        {
+            "environment": "env",
+            "algorithm": ["A", "B"],
+            "seed": 0,
+            "n_arms": 4,
+            "horizon": 10,
+            "seconds": [0.1, 0.2],
+            "seconds_per_round": [0.01, 0.02],
+        }
+    )
+    halves = [regret.iloc[::2], regret.iloc[1::2]]
+    pd.testing.assert_frame_equal(combine_duels_shards(halves), combine_duels_shards(halves[::-1]))
+    pd.testing.assert_frame_equal(
+        combine_duels_shards([timings.iloc[:1], timings.iloc[1:]], timings=True),
+        combine_duels_shards([timings.iloc[1:], timings.iloc[:1]], timings=True),
+    )
+
+
+def test_timing_table_reports_median_and_range():
+    timings = pd.DataFrame(
+        {
+            "environment": "env",
+            "algorithm": "A",
+            "seed": range(5),
+            "n_arms": 4,
+            "horizon": 10,
+            "seconds": 0.0,
+            "seconds_per_round": [1e-6, 2e-6, 3e-6, 4e-6, 10e-6],
+        }
+    )
+    row = timing_table(timings).iloc[0]
+    assert row["microseconds_per_round"] == pytest.approx(3.0)
+    assert (row["microseconds_per_round_min"], row["microseconds_per_round_max"]) == pytest.approx(
+        (1.0, 10.0)
+    )
+    assert row["duels_per_second"] == pytest.approx(1 / 3e-6) and row["runs"] == 5
+
+
+def test_condorcet_shares_count_the_runs_with_a_winner():
+    regret = pd.concat(
+        [
+            regret_rows({"A": [1.0, 2.0]}, environment="e"),
+            regret_rows({"A": [1.0]}, condorcet=False, environment="e"),
+        ]
+    )
+    shares = with_condorcet_shares({"e": {"title": "E"}}, regret)
+    assert shares["e"]["condorcet_share"] == pytest.approx(2 / 3)
+
+
+def test_markdown_marks_best_ties_and_missing_horizons():
+    regret = pd.concat([regret_rows(AT_10), regret_rows({"D": [5.0, 5.0, 6.0]}, horizon=5)])
+    board = leaderboard(regret, [5, 10])
+    summary = {
+        "title": "An environment",
+        "condorcet_winner": None,
+        "condorcet_share": 0.0,
+        "arms_per_seed": 4,
+        "subset": False,
+    }
+    text = leaderboard_markdown(board, {"env": summary}, {"A": "Algo A"})
+    lines = {
+        line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| ")
+    }
+    assert "**2.0 [" in lines["Algo A"]
+    assert lines["C"].rstrip(" |").endswith("≈")
+    assert "≈" not in lines["B"]
+    assert lines["D"].split("|")[3].strip() == "-"  # D was not run to T = 10
+    assert "no Condorcet winner" in text and "### An environment" in text
