@@ -82,3 +82,13 @@ def report_figure(paths, caption, category, subcategory=None):
     # (Not at the start of a line: Snakemake's parser would read `report` as its keyword.)
     flagged = report(first, caption=caption, category=category, subcategory=subcategory)
     return [flagged, *rest]
+
+
+def figure_files(rule, leave_out=()):
+    """Every file of a plotting rule's named figure outputs, except those named in leave_out."""
+    return [
+        path
+        for name in rule.output.keys()
+        if name not in leave_out
+        for path in rule.output[name]
+    ]

@@ -19,16 +19,6 @@ mimetypes.add_type("application/octet-stream", ".npz")
 # The README's figures, copied to figures/ (tracked) only by a run of the default config
 # (rule all in the Snakefile). The oracle scaling figure is left out: it plots timings,
 # which differ from run to run.
-def figure_files(rule, leave_out=()):
-    """Every file of a plotting rule's named figure outputs, except those named in leave_out."""
-    return [
-        path
-        for name in rule.output.keys()
-        if name not in leave_out
-        for path in rule.output[name]
-    ]
-
-
 README_FIGURES = [
     *figure_files(rules.plot_appendix_figures),
     *figure_files(rules.plot_online_figures),
