@@ -80,12 +80,20 @@ def _parser() -> argparse.ArgumentParser:
         "(e.g. CLARABEL, HIGHS; default: the compiled solver)",
     )
     winners.add_argument(
+        "--engine",
+        choices=("auto", "compiled", "numpy"),
+        default="auto",
+        help="solver of the von Neumann winner without --solver: the compiled kernel, plain "
+        "NumPy (no numba to load: quicker for one small matrix), or auto (default): NumPy up "
+        "to 40 arms",
+    )
+    winners.add_argument(
         "--tol",
         type=_tolerance,
         default=SYMMETRY_TOL,
         help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
     )
-    from .comparisons.cli import add_pairs_arguments
+    from .comparisons.arguments import add_pairs_arguments
 
     add_pairs_arguments(winners)
     return parser
@@ -187,7 +195,7 @@ def _winners(arguments: argparse.Namespace) -> int:
 
     try:
         with _stdout_to_stderr():
-            result = all_winners(P, solver=arguments.solver)
+            result = all_winners(P, solver=arguments.solver, engine=arguments.engine)
     except (SolverError, CertificationError) as error:
         print(f"cdbandits winners: {error}", file=sys.stderr)
         return EXIT_SOLVER_FAILURE
