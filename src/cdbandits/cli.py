@@ -47,6 +47,7 @@ def _tolerance(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     from .preference import SYMMETRY_TOL
+    from .vnw_numpy import NUMPY_MAX_K
 
     parser = argparse.ArgumentParser(
         prog="cdbandits", description="Contextual dueling bandits: von Neumann winners and more."
@@ -77,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     winners.add_argument(
         "--solver",
         help="solve the von Neumann winner with the cvxpy reference and this LP solver "
-        "(e.g. CLARABEL, HIGHS; default: the compiled solver)",
+        "(e.g. CLARABEL, HIGHS; default: see --engine)",
     )
     winners.add_argument(
         "--engine",
@@ -85,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         help="solver of the von Neumann winner without --solver: the compiled kernel, plain "
         "NumPy (no numba to load: quicker for one small matrix), or auto (default): NumPy up "
-        "to 40 arms",
+        f"to {NUMPY_MAX_K} arms",
     )
     winners.add_argument(
         "--tol",
