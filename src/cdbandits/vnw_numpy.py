@@ -17,7 +17,8 @@ matrix ``S = P / max|P|``,
    the point is snapped onto the face ``{S[U, U].T @ w = 0, sum(w) = 1}``: when that is a
    single point, it is the unique vNW, computed by one solve of the equalizer system
    ``(S + 2)[U, U] y = 1``; otherwise the analytic centre, maximising
-   ``sum log w[U] + sum log (S.T @ w)[not U]`` over the face, is found by Newton's method;
+   ``sum log w[U] + sum log (S.T @ w)[not U]`` over the face, is found by Newton's method
+   (the same infeasible-start iteration as the kernel's);
 3. the snapped point is accepted when ``min_b (S.T @ w)[b] >= -CERTIFICATE_TOL`` and it is
    strictly complementary (every arm has ``w[b] > 0`` or ``(S.T @ w)[b] > TIE_TOL``); once
    ``mu < FINAL_MU`` a certified point is accepted as it is. Nothing certified: ``None``,
@@ -138,7 +139,7 @@ def _interior_point(S: NDArray[np.float64]) -> NDArray[np.float64] | None:
         clear = bool(np.all(np.maximum(w, s) >= 1e3 * np.minimum(w, s)))
         final = mu < FINAL_MU or not mu > 0.0
         if (clear and mu < IDENTIFY_MU) or final:
-            candidate = _face_point(S, w > s, w)
+            candidate = _face_point(S, w > s, w, s)
             if _accept(S, candidate, strict=not final):
                 return candidate
             if not mu > 0.0:
@@ -180,15 +181,17 @@ def _step_length(
 def _face_point(
     S: NDArray[np.float64],
     inside: NDArray[np.bool_],
-    start: NDArray[np.float64],
+    start_w: NDArray[np.float64],
+    start_s: NDArray[np.float64],
 ) -> NDArray[np.float64] | None:
-    """The vNW with support ``inside`` nearest the analytic centre, or ``None``.
+    """The vNW with support ``inside`` at the analytic centre of its face, or ``None``.
 
     The face's affine hull ``{S[U, U].T w = 0, sum(w) = 1}`` is ``base + N z`` by a singular
     value decomposition (rank decided at ``RANK_TOL``). A single point is recomputed by the
     equalizer system; otherwise Newton's method with a backtracking line search maximises
-    ``sum log w[U] + sum log (S.T w)[not U]`` over ``z``, from the interior point projected
-    onto the face (``None`` if the projection is not positive: the caller iterates further).
+    ``sum log w[U] + sum log (S.T w)[not U]``. It starts from the interior point's weights
+    ``start_w[U]`` and values ``start_s[not U]`` (positive, but off the face by rounding) with
+    infeasible-start steps, which reach the face while keeping every coordinate positive.
     """
     support = np.flatnonzero(inside)
     others = np.flatnonzero(~inside)
@@ -204,36 +207,49 @@ def _face_point(
     directions = right[rank:].T
     value_map = S[np.ix_(support, others)].T  # (S.T w)[others] = value_map @ w[U]
     value_directions = value_map @ directions
-    z = directions.T @ (start[support] - base)
-    weights = base + directions @ z
-    values = value_map @ weights
+    weights, values = start_w[support], start_s[others]
     if weights.min() <= 0 or (values.size and values.min() <= 0):
         return None
+
+    def on_face(w: NDArray[np.float64]) -> NDArray[np.float64]:
+        return base + directions @ (directions.T @ (w - base))
+
     for _ in range(MAX_CENTRE_ITERATIONS):
+        offset_w = on_face(weights) - weights
+        offset_v = value_map @ (weights + offset_w) - values
         inverse_w, inverse_v = 1.0 / weights, 1.0 / values
-        gradient = directions.T @ inverse_w + value_directions.T @ inverse_v
         scaled_w = directions * inverse_w[:, None]
         scaled_v = value_directions * inverse_v[:, None]
+        rhs = directions.T @ (inverse_w - inverse_w**2 * offset_w)
+        rhs += value_directions.T @ (inverse_v - inverse_v**2 * offset_v)
         try:
-            step = np.linalg.solve(scaled_w.T @ scaled_w + scaled_v.T @ scaled_v, gradient)
+            z = np.linalg.solve(scaled_w.T @ scaled_w + scaled_v.T @ scaled_v, rhs)
         except np.linalg.LinAlgError:
             return None
-        decrement = gradient @ step
-        if not decrement >= 1e-24:
-            break
+        step_w = offset_w + directions @ z
+        step_v = offset_v + value_directions @ z
+        feasible = np.abs(offset_w).max() <= 1e-15 * weights.max() and (
+            values.size == 0 or np.abs(offset_v).max() <= 1e-15 * max(1.0, values.max())
+        )
+        decrement = np.sum((step_w * inverse_w) ** 2) + np.sum((step_v * inverse_v) ** 2)
         objective = np.log(weights).sum() + np.log(values).sum()
+        slope = step_w @ inverse_w + step_v @ inverse_v
         length = 1.0
         while length > 1e-12:
-            trial_w = base + directions @ (z + length * step)
-            trial_v = value_map @ trial_w
-            if trial_w.min() > 0 and (trial_v.size == 0 or trial_v.min() > 0):
+            trial_w, trial_v = weights + length * step_w, values + length * step_v
+            if trial_w.min() > 0 and (values.size == 0 or trial_v.min() > 0):
+                if not feasible:
+                    break
                 trial = np.log(trial_w).sum() + np.log(trial_v).sum()
-                if trial >= objective + 0.25 * length * decrement:
+                if trial >= objective + 0.25 * length * slope:
                     break
             length *= 0.5
-        z = z + length * step
-        weights = base + directions @ z
-        values = value_map @ weights
+        else:
+            break  # no step keeps every coordinate positive: stop where the point is
+        weights, values = trial_w, trial_v
+        if feasible and decrement < 1e-24:
+            break
+    weights = on_face(weights)
     if weights.min() <= 0:
         return None
     w = np.zeros(S.shape[0])
