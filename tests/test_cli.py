@@ -89,9 +89,9 @@ def run(path, *options):
     solved = []
     solve = winners.all_winners
 
-    def spy(P, solver=None):
+    def spy(P, solver=None, engine="compiled"):
         solved.append(np.array(P, copy=True))
-        return solve(P, solver=solver)
+        return solve(P, solver=solver, engine=engine)
 
     out, err = io.StringIO(), io.StringIO()
     with (
@@ -265,6 +265,39 @@ def test_command_module_imports_only_the_standard_library():
         if name.split(".")[0] not in sys.stdlib_module_names
     }
     assert not outside, outside
+
+
+def test_a_small_matrix_is_solved_without_numba_pandas_or_scipy(tmp_path):
+    """The modules a one-matrix command loads: what made it take seconds is left out."""
+    path = tmp_path / "five.csv"
+    np.savetxt(path, five_arm_matrix(), delimiter=",")
+    code = (
+        "import sys; from cdbandits.cli import main; status = main(['winners', sys.argv[1]]); "
+        "print(status, sorted(name for name in ('numba', 'pandas', 'scipy', 'cvxpy') "
+        "if name in sys.modules), file=sys.stderr)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
+    assert completed.stderr == "0 []\n"
+    assert "von Neumann winner: 0: 0.333333, 1: 0.333333, 2: 0.333333" in completed.stdout
+    assert "solver numpy_interior_point" in completed.stdout
+
+
+@pytest.mark.parametrize("engine", ["compiled", "numpy"])
+def test_engine_option_chooses_the_solver_of_the_same_winner(tmp_path, capsys, engine):
+    path = tmp_path / "twelve.npy"
+    P = np.triu(np.random.default_rng(5).uniform(-1, 1, (12, 12)), 1)
+    np.save(path, P - P.T)
+    default = run_json(capsys, path)["von_neumann"]
+    chosen = run_json(capsys, path, "--engine", engine)["von_neumann"]
+    assert default["solver"] == "numpy_interior_point"
+    assert chosen["solver"] == ("simplex" if engine == "compiled" else default["solver"])
+    assert chosen["support"] == default["support"]
+    np.testing.assert_allclose(chosen["weights"], default["weights"], rtol=0, atol=1e-12)
+    with pytest.raises(SystemExit) as exit_:
+        main(["winners", str(path), "--engine", "fast"])
+    assert exit_.value.code == 2 and "invalid choice: 'fast'" in capsys.readouterr().err
 
 
 # --- property tests: any file content ---------------------------------------------------

@@ -225,11 +225,11 @@ def test_module_entry_point(tmp_path):
     assert json.loads(completed.stdout)["results"][0]["K"] == 4
 
 
-def test_building_the_parser_loads_no_solver():
+def test_building_the_parser_loads_no_solver_and_no_pandas():
     code = (
-        "import sys, argparse, cdbandits.comparisons.cli as c; "
-        "c.add_pairs_arguments(argparse.ArgumentParser()); "
-        "print(sorted(m for m in ('numba', 'scipy.stats', 'cvxpy', 'cdbandits.batched') "
+        "import sys, argparse, cdbandits.comparisons.arguments as a; "
+        "a.add_pairs_arguments(argparse.ArgumentParser()); "
+        "print(sorted(m for m in ('numba', 'pandas', 'scipy', 'cvxpy', 'cdbandits.batched') "
         "if m in sys.modules))"
     )
     completed = subprocess.run(

@@ -47,6 +47,7 @@ def _tolerance(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     from .preference import SYMMETRY_TOL
+    from .vnw_numpy import NUMPY_MAX_K
 
     parser = argparse.ArgumentParser(
         prog="cdbandits", description="Contextual dueling bandits: von Neumann winners and more."
@@ -77,7 +78,15 @@ def _parser() -> argparse.ArgumentParser:
     winners.add_argument(
         "--solver",
         help="solve the von Neumann winner with the cvxpy reference and this LP solver "
-        "(e.g. CLARABEL, HIGHS; default: the compiled solver)",
+        "(e.g. CLARABEL, HIGHS; default: see --engine)",
+    )
+    winners.add_argument(
+        "--engine",
+        choices=("auto", "compiled", "numpy"),
+        default="auto",
+        help="solver of the von Neumann winner without --solver: the compiled kernel, plain "
+        "NumPy (no numba to load: quicker for one small matrix), or auto (default): NumPy up "
+        f"to {NUMPY_MAX_K} arms",
     )
     winners.add_argument(
         "--tol",
@@ -85,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
         default=SYMMETRY_TOL,
         help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
     )
-    from .comparisons.cli import add_pairs_arguments
+    from .comparisons.arguments import add_pairs_arguments
 
     add_pairs_arguments(winners)
     return parser
@@ -187,7 +196,7 @@ def _winners(arguments: argparse.Namespace) -> int:
 
     try:
         with _stdout_to_stderr():
-            result = all_winners(P, solver=arguments.solver)
+            result = all_winners(P, solver=arguments.solver, engine=arguments.engine)
     except (SolverError, CertificationError) as error:
         print(f"cdbandits winners: {error}", file=sys.stderr)
         return EXIT_SOLVER_FAILURE

@@ -5,7 +5,9 @@ probability-form matrix through :func:`cdbandits.preference.as_skew` first. Arms
 
 The von Neumann winner (vNW) is computed by the compiled kernel of
 :mod:`cdbandits.vnw_kernels` (Condorcet shortcut, a dense simplex method, an interior point
-method when the simplex vertex is not provably the unique vNW) and certified:
+method when the simplex vertex is not provably the unique vNW), or without numba by
+:mod:`cdbandits.vnw_numpy` (``engine="numpy"``; ``engine="auto"`` for small matrices, as the
+command line does: it spares a short process the cost of loading numba), and certified:
 ``exploitability = min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to ``max |P|``. A
 matrix that cannot be certified raises :class:`CertificationError`; there is no fallback.
 
@@ -39,6 +41,8 @@ from .reference import (
     polish_von_neumann,
     reference_von_neumann_winner,
 )
+from .vnw_numpy import NUMPY_MAX_K
+from .vnw_numpy import solve as solve_without_numba
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,11 +52,14 @@ __all__ = [
     "COMPILED_METHODS",
     "CONDORCET_SHORTCUT",
     "COPELAND_VARIANTS",
+    "ENGINES",
+    "NUMPY_MAX_K",
     "EXACT_TOL",
     "REFERENCE_SOLVER",
     "SUPPORT_THRESHOLD",
     "CertificationError",
     "CopelandVariant",
+    "Engine",
     "SIMPLEX_OPTIONS",
     "SIMPLEX_SOLVER",
     "SolverError",
@@ -82,6 +89,14 @@ CONDORCET_SHORTCUT = "condorcet"
 #: :mod:`cdbandits.vnw_kernels`): the Condorcet shortcut, the simplex method (unique vNW),
 #: the interior point method (dense supports, ties, clones).
 COMPILED_METHODS: tuple[str, ...] = (CONDORCET_SHORTCUT, "simplex", "interior_point")
+
+Engine = Literal["compiled", "numpy", "auto"]
+
+#: Which solver computes the vNW when no cvxpy ``solver`` is named: the compiled kernel, the
+#: NumPy path of :mod:`cdbandits.vnw_numpy` (``solver`` ``"condorcet"`` or
+#: ``"numpy_interior_point"``), or the NumPy path up to :data:`NUMPY_MAX_K` arms and the
+#: compiled kernel above.
+ENGINES: tuple[Engine, ...] = ("compiled", "numpy", "auto")
 
 CopelandVariant = Literal["wins", "wins_or_ties", "wins_minus_losses"]
 
@@ -267,7 +282,9 @@ class VonNeumannWinner:
     exploitability : float
         ``min_b (P.T @ w)[b]``, ``>= -CERTIFICATE_TOL``.
     solver : str
-        The path of the compiled kernel (one of :data:`COMPILED_METHODS`), or for the cvxpy
+        The path of the compiled kernel (one of :data:`COMPILED_METHODS`) or of the NumPy
+        path (:data:`cdbandits.vnw_numpy.CONDORCET`, :data:`~cdbandits.vnw_numpy.INTERIOR_POINT`),
+        or for the cvxpy
         reference the cvxpy solver whose LP solution was polished into ``weights`` (or
         :data:`CONDORCET_SHORTCUT`).
     status : str
@@ -288,6 +305,7 @@ def von_neumann_winner(
     convention: Convention | Literal["auto"] = "skew",
     solver: str | None = None,
     tol: float = CERTIFICATE_TOL,
+    engine: Engine = "compiled",
 ) -> VonNeumannWinner:
     """Certified von Neumann winner of a preference matrix.
 
@@ -305,6 +323,10 @@ def von_neumann_winner(
         :func:`cdbandits.reference.reference_von_neumann_winner`.
     tol : float, optional
         Certificate tolerance relative to ``max |P|``, default :data:`CERTIFICATE_TOL`.
+    engine : {"compiled", "numpy", "auto"}, optional
+        Without ``solver``: the compiled kernel (default), the NumPy path, or the NumPy path
+        for at most :data:`NUMPY_MAX_K` arms (see :data:`ENGINES`). Both are certified the
+        same way and return the same point up to rounding.
 
     Returns
     -------
@@ -315,7 +337,7 @@ def von_neumann_winner(
     cdbandits.preference.PreferenceMatrixError
         If ``matrix`` is not a valid preference matrix.
     ValueError
-        If ``tol`` is not a finite non-negative number.
+        If ``tol`` is not a finite non-negative number, or ``engine`` is unknown.
     CertificationError
         If no answer could be certified to ``tol``.
     SolverError
@@ -330,31 +352,41 @@ def von_neumann_winner(
     """
     if not (np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if solver is not None:
         return reference_von_neumann_winner(matrix, convention=convention, solver=solver, tol=tol)
     P = as_skew(matrix, convention)
-    from .vnw_kernels import FAILED, solve_one  # numba: loaded on first use, not on import
-
     k = P.shape[0]
-    weights = np.zeros(k)
-    path, _ = solve_one(P, np.arange(k, dtype=np.int64), weights)
+    if engine == "numpy" or (engine == "auto" and k <= NUMPY_MAX_K):
+        method, weights = solve_without_numba(P)
+        name = "NumPy"
+    else:
+        from .vnw_kernels import FAILED, solve_one  # numba: loaded on first use, not on import
+
+        weights = np.zeros(k)
+        path, _ = solve_one(P, np.arange(k, dtype=np.int64), weights)
+        method = None if path == FAILED else COMPILED_METHODS[path]
+        name = "compiled"
     scale = np.abs(P).max()
     relative = exploitability(P / scale, weights) if scale > 0 else 0.0
-    if path == FAILED or not relative >= -tol:
+    if method is None or not relative >= -tol:
         raise CertificationError(
             f"the von Neumann winner of the {k}x{k} matrix could not be certified to "
-            f"-{tol:.0e} (relative to max |P|): no certified answer from the compiled solver"
+            f"-{tol:.0e} (relative to max |P|): no certified answer from the {name} solver"
         )
     return VonNeumannWinner(
         weights=weights,
         support=np.flatnonzero(weights > 0).astype(np.int64),
         exploitability=exploitability(P, weights),
-        solver=COMPILED_METHODS[path],
+        solver=method,
         status="optimal",
     )
 
 
-def all_winners(P: ArrayLike, solver: str | None = None) -> dict[str, Any]:
+def all_winners(
+    P: ArrayLike, solver: str | None = None, engine: Engine = "compiled"
+) -> dict[str, Any]:
     """Every winner notion of a skew-form matrix as a JSON-ready dictionary (0-based arms).
 
     Parameters
@@ -363,6 +395,8 @@ def all_winners(P: ArrayLike, solver: str | None = None) -> dict[str, Any]:
         Skew-form preference matrix (validated).
     solver : str, optional
         ``None``: the compiled solver; a cvxpy solver name: the cvxpy reference.
+    engine : {"compiled", "numpy", "auto"}, optional
+        Passed to :func:`von_neumann_winner`.
 
     Returns
     -------
@@ -375,7 +409,7 @@ def all_winners(P: ArrayLike, solver: str | None = None) -> dict[str, Any]:
     P = as_skew(P, "skew")
     borda = borda_scores(P)
     walk = random_walk_distribution(P)
-    vnw = von_neumann_winner(P, solver=solver)
+    vnw = von_neumann_winner(P, solver=solver, engine=engine)
     return {
         "K": int(P.shape[0]),
         "condorcet": condorcet_winner(P),
