@@ -211,11 +211,6 @@ def test_a_tied_face_is_solved_to_its_centre():
     assert analytic_centre_residual(SPURIOUS_WEIGHT, weights) <= 1e-12
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the compiled kernel accepts a simplex vertex whose rounding-level weight (8e-17) "
-    "makes it look strictly complementary; remove this mark when the kernel is fixed",
-)
 def test_the_compiled_kernel_returns_the_same_centre():
     compiled = von_neumann_winner(SPURIOUS_WEIGHT, engine="compiled")
     np.testing.assert_allclose(compiled.weights, solve(SPURIOUS_WEIGHT)[1], rtol=0, atol=1e-8)

@@ -136,8 +136,9 @@ def _accept(S, w, strict: bool) -> bool:
     if not values.min() >= -CERTIFICATE_TOL:
         return False
     if strict:
+        # A weight at rounding level (a simplex vertex's 1e-17) is no evidence of support.
         for b in range(w.size):
-            if not (w[b] > 0.0 or values[b] > TIE_TOL):
+            if not (w[b] > TIE_TOL or values[b] > TIE_TOL):
                 return False
     return True
 
