@@ -27,6 +27,27 @@ TINY = {
     "solvers": {"explore_rounds": 40, "fpl_rounds": [4, 16], "pgd_iterations": [2, 4]},
     "regret": {"horizons": [150, 600], "fpl_rounds": 5},
     "learned": {"seeds": 1, "explore_rounds": 60, "fpl_rounds": 3, "pgd_iterations": 2},
+    "small_game": {
+        "environment": {
+            "n_actions": 2,
+            "n_features": 1,
+            "n_contexts": 10,
+            "intransitivity": 0.7,
+            "n_bins": 3,
+        },
+        "explore_first": {
+            "estimators": ["skew_symmetrised"],
+            "explore_rounds": [2000],
+            "fpl_rounds": 5,
+            "pgd_iterations": 81,
+        },
+        "solvers": {
+            "estimator": "skew_symmetrised",
+            "explore_rounds": 4,
+            "fpl_rounds": [50, 2500],
+            "pgd_iterations": [4, 64],
+        },
+    },
 }
 
 
