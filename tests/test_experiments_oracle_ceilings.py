@@ -6,6 +6,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from conftest import REPO_ROOT
 from test_experiments_oracle_experiments import TINY
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
@@ -13,7 +15,7 @@ from cdbandits.experiments.oracle.bound_table import check_statement
 from cdbandits.experiments.oracle.ceilings import smallest_informative_budget, smallest_integer
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import SeedTrial, solvers_trial
-from cdbandits.experiments.oracle.settings import SweepSettings
+from cdbandits.experiments.oracle.settings import OracleSettings, SweepSettings
 from cdbandits.experiments.oracle.statements import STATEMENTS, evaluate
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound, pgd_bound
 from cdbandits.oracle_methods.theory import main_regret_bound
@@ -150,3 +152,44 @@ def test_the_ceilings_of_a_one_duel_game_computed_by_hand():
     assert np.allclose(rows["mhat_value"], 0.0, atol=1e-6)  # the LP solution
     np.testing.assert_allclose(evaluate("value - min Mhat", rows), 1.0, atol=1e-6)
     np.testing.assert_allclose(evaluate("max Mhat - min Mhat", rows), 2.0)
+
+
+def merged(base, override):
+    """``base`` with ``override``'s keys replaced recursively (as Snakemake merges configs)."""
+    result = dict(base)
+    for key, value in override.items():
+        is_section = isinstance(value, dict) and isinstance(base.get(key), dict)
+        result[key] = merged(base[key], value) if is_section else value
+    return result
+
+
+def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
+    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
+    full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
+    sweeps = {
+        s.experiment.name: s for s in OracleSettings.from_config(merged(default, full)).sweeps
+    }
+    explore, solvers = sweeps["small_explore_first"], sweeps["small_solvers"]
+    n_policies = explore.environment.n_policies
+    delta = explore.experiment.delta / 2  # Theorem main-eps with FPL: delta / 2 to eq. (f2)
+    n = explore.experiment.fpl_rounds
+
+    def main_eps_fpl(m):
+        return 2 * deviation_bound(m, n_policies, delta, 1.0, 1.0) + fpl_gap_bound(1.0, m, n, delta)
+
+    assert min(main_eps_fpl(m) for m in explore.experiment.explore_rounds) < 1.0
+    default_explore = SweepSettings.from_config(default, "small_explore_first").experiment
+    assert all(
+        2 * deviation_bound(m, n_policies, delta, 1.0, 1.0)
+        + fpl_gap_bound(1.0, m, default_explore.fpl_rounds, delta)
+        >= 1.0
+        for m in default_explore.explore_rounds
+    )
+    # Theorem proj-out2 on the m = 4 games, ceiling value - min Mhat = 0.5.
+    assert solvers.experiment.explore_rounds == 4
+    assert (
+        pgd_bound(
+            1.0, max(solvers.experiment.pgd_iterations), max(solvers.experiment.pgd_iterations)
+        )
+        < 0.5
+    )
