@@ -198,6 +198,23 @@ def _rate(
     return slope, low, high, theory
 
 
+def _coverage(held: int, trials: int, setting_coverages: pd.Series, delta: float) -> dict[str, Any]:
+    """Coverage columns of a bound-table row, from its informative settings only."""
+    low, high = clopper_pearson(held, trials)
+    worst = float(setting_coverages.min()) if trials else math.nan
+    return {
+        "informative_settings": len(setting_coverages),
+        "informative_trials": trials,
+        "delta": delta,
+        "coverage": held / trials if trials else math.nan,
+        "coverage_ci_low": low,
+        "coverage_ci_high": high,
+        "worst_setting_coverage": worst,
+        "required_coverage": 1.0 - delta,
+        "meets_guarantee": bool(worst >= 1.0 - delta) if trials else None,
+    }
+
+
 def _statement_summary(
     statement: Statement,
     group: pd.DataFrame,
@@ -214,8 +231,7 @@ def _statement_summary(
         for experiment, value in zip(group["experiment"], group["value"], strict=True)
     ]
     trials = group[in_informative]
-    held, count = int(trials["held"].sum()), len(trials)
-    low, high = clopper_pearson(held, count)
+    count = len(trials)
     budget = None if count else smallest_informative_budget(statement, sources)
     slope, slope_low, slope_high, theory = _rate(statement, group, seed)
     return {
@@ -225,16 +241,8 @@ def _statement_summary(
         "parameter": statement.parameter,
         "values": ";".join(f"{v:g}" for v in sorted(group["value"].unique())),
         "settings": len(detail),
-        "informative_settings": len(informative),
         "n_seeds": int(group["seed"].nunique()),
-        "informative_trials": count,
-        "delta": delta,
-        "coverage": held / count if count else math.nan,
-        "coverage_ci_low": low,
-        "coverage_ci_high": high,
-        "worst_setting_coverage": float(informative["coverage"].min()) if count else math.nan,
-        "required_coverage": 1.0 - delta,
-        "meets_guarantee": bool(informative["coverage"].min() >= 1.0 - delta) if count else None,
+        **_coverage(int(trials["held"].sum()), count, informative["coverage"], delta),
         "bound_over_measured": (
             float((trials["bound"] / trials["measured"].abs()).median()) if count else math.nan
         ),
@@ -312,7 +320,6 @@ def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
         informative = part[part["bound"] < part["horizon"]]
         held = (informative["coverage"] * informative["n_seeds"]).round().astype(int).sum()
         count = int(informative["n_seeds"].sum())
-        low, high = clopper_pearson(int(held), count)
         ratio = informative["bound"] / informative["mean_regret"].abs()
         rows.append(
             {
@@ -325,20 +332,8 @@ def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
                 "parameter": "horizon",
                 "values": ";".join(f"{v:g}" for v in sorted(part["horizon"].unique())),
                 "settings": len(part),
-                "informative_settings": len(informative),
                 "n_seeds": int(part["n_seeds"].max()),
-                "informative_trials": count,
-                "delta": delta,
-                "coverage": held / count if count else math.nan,
-                "coverage_ci_low": low,
-                "coverage_ci_high": high,
-                "worst_setting_coverage": (
-                    float(informative["coverage"].min()) if count else math.nan
-                ),
-                "required_coverage": 1.0 - delta,
-                "meets_guarantee": (
-                    bool(informative["coverage"].min() >= 1.0 - delta) if count else None
-                ),
+                **_coverage(int(held), count, informative["coverage"], delta),
                 "bound_over_measured": float(ratio.median()) if count else math.nan,
                 "smallest_informative_budget": "",
                 "budget_sweep": "",
