@@ -193,3 +193,12 @@ def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
         )
         < 0.5
     )
+
+
+def test_the_budget_makes_every_trial_informative_so_the_smallest_ceiling_counts():
+    # Two games: ceilings value - min Mhat = 1 and 0.5; 6 / sqrt(T) < 0.5 from T = 145.
+    rows = solver_rows("pgd", [16, 16], lambda t: pgd_bound(1.0, t, t)).assign(
+        mhat_min=[-1.0, -0.5], seed=[0, 1]
+    )
+    budget = smallest_informative_budget(STATEMENT["proj_out2"], {"small_solvers": rows})
+    assert budget.budget == "T_in = T_out = 145 (m = 4)"

@@ -4,7 +4,7 @@ A bound is informative when it is below its statement's ceiling (:mod:`.statemen
 a statement that no setting of a run made informative, :func:`smallest_informative_budget`
 solves the bound's formula (:mod:`cdbandits.oracle_methods.bounds`) for the smallest budget
 at which it drops below the ceiling, every other parameter as in the run (the sweep's
-``m``, ``L``, ``V``, ``|Pi|``, ``delta``, the median ceiling of its trials). Where the
+``m``, ``L``, ``V``, ``|Pi|``, ``delta``, the smallest ceiling of its trials). Where the
 statement has two budgets (Theorem main-eps: ``m`` and ``N`` or ``T_in = T_out``), the pair
 of least cost is searched on a geometric grid of ``m``. Costs are counted in the units the
 algorithms spend: oracle calls (each over the ``m`` contexts of the game) or rounds.
@@ -94,7 +94,8 @@ class _Sweep:
         self.bound = float(first["bound_L"]) if "bound_L" in rows else math.nan
         self.variance = float(first["variance_V"]) if "variance_V" in rows else self.bound
         self.n_policies = int(first["n_policies"]) if "n_policies" in rows else 0
-        self.ceiling = float(pd.Series(evaluate(statement.ceiling, rows)).median())
+        # A setting is informative when every trial is: the smallest ceiling counts.
+        self.ceiling = float(evaluate(statement.ceiling, rows).min())
 
     def column(self, name: str) -> int:
         return int(self.rows[name].max())
