@@ -185,20 +185,8 @@ def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
         >= 1.0
         for m in default_explore.explore_rounds
     )
-    # Theorem proj-out2 on the m = 4 games, ceiling value - min Mhat = 0.5.
-    assert solvers.experiment.explore_rounds == 4
-    assert (
-        pgd_bound(
-            1.0, max(solvers.experiment.pgd_iterations), max(solvers.experiment.pgd_iterations)
-        )
-        < 0.5
-    )
-
-
-def test_the_budget_makes_every_trial_informative_so_the_smallest_ceiling_counts():
-    # Two games: ceilings value - min Mhat = 1 and 0.5; 6 / sqrt(T) < 0.5 from T = 145.
-    rows = solver_rows("pgd", [16, 16], lambda t: pgd_bound(1.0, t, t)).assign(
-        mhat_min=[-1.0, -0.5], seed=[0, 1]
-    )
-    budget = smallest_informative_budget(STATEMENT["proj_out2"], {"small_solvers": rows})
-    assert budget.budget == "T_in = T_out = 145 (m = 4)"
+    # Theorem proj-out2 on the m = 4 games (ceiling value - min Mhat = 0.5) in the default.
+    default_solvers = SweepSettings.from_config(default, "small_solvers").experiment
+    assert solvers.experiment == default_solvers and default_solvers.explore_rounds == 4
+    largest = max(default_solvers.pgd_iterations)
+    assert pgd_bound(1.0, largest, largest) < 0.5

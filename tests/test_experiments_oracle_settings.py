@@ -87,7 +87,7 @@ def test_the_small_game_has_its_own_environment_and_any_estimator():
         pgd_iterations=81,
     )
     assert settings["small_solvers"].experiment == SmallSolversSettings(
-        0.05, 100, 4, (100, 2500), (16, 64), "skew_symmetrised"
+        0.05, 100, 4, (100, 2500), (16, 169), "skew_symmetrised"
     )
     assert settings["solvers"].experiment.estimator == "importance_weighted"
     keys = SweepSettings.keys("small_solvers")
