@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from conftest import REPO_ROOT
 
+from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
 from cdbandits.experiments.oracle.bound_table import (
     bound_checks,
     bound_table,
@@ -135,6 +136,24 @@ def test_online_rows_count_horizons_whose_bound_is_below_t(tables):
     assert (row["settings"], row["informative_settings"], row["informative_trials"]) == (3, 2, 60)
     assert row["coverage"] == pytest.approx(57 / 60)
     assert row["worst_setting_coverage"] == 0.9 and not row["meets_guarantee"]
+    assert row["smallest_informative_budget"] == ""  # informative settings exist
+    # A setting whose every horizon is vacuous: the smallest T from the bound's formula, with
+    # the uniform expert or without, whichever gives the recorded bound.
+    for uniform_expert in (True, False):
+        bounds = [
+            sparring_exp4p_regret_bound(t, 3, 50, 0.05, uniform_expert).total for t in (100, 1000)
+        ]
+        vacuous = online.iloc[:2].assign(
+            bound=bounds, n_actions=3, n_policies=50, delta=0.05, horizon=[100, 1000]
+        )
+        joined, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, online_coverage=vacuous)
+        row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
+        horizon = int(row["smallest_informative_budget"].removeprefix("T = ").replace(",", ""))
+        assert sparring_exp4p_regret_bound(horizon, 3, 50, 0.05, uniform_expert).total < horizon
+        assert (
+            sparring_exp4p_regret_bound(horizon - 1, 3, 50, 0.05, uniform_expert).total
+            >= horizon - 1
+        )
     with pytest.raises(KeyError, match="empirical_slope"):
         bound_table(
             bound_checks(tables),

@@ -28,7 +28,7 @@ from ...oracle_methods.bounds import (
 from ...oracle_methods.theory import explore_exploit_rounds, main_regret_bound
 from .statements import Statement, evaluate, is_informative
 
-__all__ = ["Budget", "smallest_informative_budget", "smallest_integer"]
+__all__ = ["Budget", "smallest_informative_budget", "smallest_integer", "sparring_budget"]
 
 #: The largest budget searched (beyond it a statement is reported as out of reach).
 LARGEST_BUDGET = 10**15
@@ -228,16 +228,25 @@ def _main_regret(exact: bool) -> Callable[[_Sweep, str], Budget | None]:
     return solve
 
 
-def _sparring(sweep: _Sweep, experiment: str) -> Budget | None:
-    k = int(sweep.rows["n_actions"].iloc[0])
+def sparring_budget(
+    experiment: str, n_actions: int, n_policies: int, delta: float, uniform_expert: bool = True
+) -> Budget | None:
+    """The smallest ``T`` at which Theorem sparring-exp4's explicit bound is below ``T``."""
     horizon = smallest_integer(
-        lambda t: _below(sparring_exp4p_regret_bound(t, k, sweep.n_policies, sweep.delta).total, t),
+        lambda t: _below(
+            sparring_exp4p_regret_bound(t, n_actions, n_policies, delta, uniform_expert).total, t
+        ),
         start=2,
     )
     if horizon is None:
         return None
-    cost = f"{_count(horizon)} rounds over {_count(sweep.n_policies)} policies"
-    return Budget(experiment, f"T = {_count(horizon)}", cost, horizon * sweep.n_policies)
+    cost = f"{_count(horizon)} rounds over {_count(n_policies)} policies"
+    return Budget(experiment, f"T = {_count(horizon)}", cost, horizon * n_policies)
+
+
+def _sparring(sweep: _Sweep, experiment: str) -> Budget | None:
+    k = int(sweep.rows["n_actions"].iloc[0])
+    return sparring_budget(experiment, k, sweep.n_policies, sweep.delta)
 
 
 _SOLVERS: dict[str, Callable[[_Sweep, str], Budget | None]] = {
