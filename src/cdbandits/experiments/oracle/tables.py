@@ -21,19 +21,29 @@ import pandas as pd
 from ...oracle_methods.theory import ALGORITHMS, theory_parameters
 from ...plotting import algorithm_style
 from ..shards import combine_shards
-from .bound_table import bound_checks, bound_table, bound_table_markdown
+from .bound_table import (
+    bound_checks,
+    bound_table,
+    bound_table_markdown,
+    check_statement,
+    statement_rows,
+)
 from .settings import EXPERIMENTS, SummarySettings
 
+# check_statement and statement_rows (of .bound_table) are re-exported for the detection of
+# broken variants.
 __all__ = [
     "CROSSOVER_COLUMNS",
     "EXPERIMENT_KEYS",
     "OracleSummary",
+    "check_statement",
     "combine_experiment_shards",
     "json_records",
     "learned_summary",
     "read_table",
     "scaling_crossovers",
     "scaling_markdown",
+    "statement_rows",
     "summarise_oracle",
     "theory_table",
 ]
