@@ -45,6 +45,9 @@ def test_coverage_and_slopes_follow_their_definitions(tables):
     coverage = tables["coverage"].set_index(["setting", "horizon"])
     bound = sparring_exp4p_regret_bound(400, 3, 20, 0.05)
     assert coverage.loc[("synthetic_K3_N20", 400), "bound"] == pytest.approx(bound.total)
+    assert (
+        coverage["informative"] == (coverage["bound"] < coverage.index.get_level_values(1))
+    ).all()
     assert coverage["meets_guarantee"].all()
     slopes = tables["slopes"].set_index(["setting", "algorithm"])
     rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]

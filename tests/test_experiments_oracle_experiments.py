@@ -27,6 +27,27 @@ TINY = {
     "solvers": {"explore_rounds": 40, "fpl_rounds": [4, 16], "pgd_iterations": [2, 4]},
     "regret": {"horizons": [150, 600], "fpl_rounds": 5},
     "learned": {"seeds": 1, "explore_rounds": 60, "fpl_rounds": 3, "pgd_iterations": 2},
+    "small_game": {
+        "environment": {
+            "n_actions": 2,
+            "n_features": 1,
+            "n_contexts": 10,
+            "intransitivity": 0.7,
+            "n_bins": 3,
+        },
+        "explore_first": {
+            "estimators": ["skew_symmetrised"],
+            "explore_rounds": [2000],
+            "fpl_rounds": 5,
+            "pgd_iterations": 81,
+        },
+        "solvers": {
+            "estimator": "skew_symmetrised",
+            "explore_rounds": 4,
+            "fpl_rounds": [50, 2500],
+            "pgd_iterations": [4, 64],
+        },
+    },
 }
 
 
@@ -62,6 +83,16 @@ def test_every_trial_runs_and_the_bounds_hold(shards):
         "sparring_exp4p",
     }
     assert (regret["regret"] <= regret["regret_bound"]).all()
+    assert (explore_first["deviation_bound"] < explore_first["deviation_bound_two_tailed"]).all()
+    assert (solvers["mhat_min"] <= solvers["mhat_value"] + 1e-6).all()
+    assert (solvers["mhat_value"] <= solvers["mhat_max"] + 1e-6).all()
+    assert (pgd["certificate_shortfall"] <= 8 / pgd["budget"] ** 0.5).all()
+    for small in ("small_explore_first", "small_solvers"):
+        rows = combine_experiment_shards(shards[small], small)
+        assert (rows["bound_L"] == 1.0).all()  # skew-symmetrised, K(K-1)/2 for K = 2
+    small_solvers = combine_experiment_shards(shards["small_solvers"], "small_solvers")
+    assert (small_solvers["gap"] <= small_solvers["gap_bound"]).all()
+    assert (small_solvers["n_explore"] == 4).all()
     learned = combine_experiment_shards(shards["learned"], "learned")
     assert set(learned["oracle"]) == {"exact", "tree_on_bins", "regression_on_bins", "tree_depth2"}
     assert (learned[learned["oracle"] == "exact"]["mean_relative_excess"] == 0).all()

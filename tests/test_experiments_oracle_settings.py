@@ -15,6 +15,8 @@ from cdbandits.experiments.oracle.settings import (
     RegretSettings,
     ScalingSettings,
     SettingsError,
+    SmallExploreFirstSettings,
+    SmallSolversSettings,
     SummarySettings,
     SweepSettings,
     config_subset,
@@ -69,6 +71,31 @@ def test_a_job_gets_only_the_keys_it_needs_and_they_suffice(experiment):
     assert config_subset(DEFAULT, ScalingSettings.KEYS).keys() == {"delta", "scaling"}
 
 
+def test_the_small_game_has_its_own_environment_and_any_estimator():
+    settings = {
+        sweep.experiment.name: sweep for sweep in OracleSettings.from_config(DEFAULT).sweeps
+    }
+    small = settings["small_explore_first"]
+    assert small.environment == EnvironmentSettings(2, 2, 20, 0.7, 4)
+    assert small.environment.n_policies == 2 * 3 * 4
+    assert small.experiment == SmallExploreFirstSettings(
+        delta=0.05,
+        seeds=100,
+        estimators=("skew_symmetrised",),
+        explore_rounds=(3000,),
+        fpl_rounds=100,
+        pgd_iterations=81,
+    )
+    assert settings["small_solvers"].experiment == SmallSolversSettings(
+        0.05, 100, 4, (100, 2500), (16, 169), "skew_symmetrised"
+    )
+    assert settings["solvers"].experiment.estimator == "importance_weighted"
+    keys = SweepSettings.keys("small_solvers")
+    assert "environment" not in keys and "small_game" in keys
+    # The default sweeps' environment does not reach the small game's jobs.
+    assert config_subset(changed("environment.n_bins", 5), keys) == config_subset(DEFAULT, keys)
+
+
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -80,6 +107,17 @@ def test_a_job_gets_only_the_keys_it_needs_and_they_suffice(experiment):
         ),
         ("regret.horizons", [100, 1000], r"oracle\.regret\.horizons: T = 100 leaves no round"),
         ("learned.fpl_rounds", "many", r"oracle\.learned\.fpl_rounds: 'many' is invalid"),
+        (
+            "small_game.solvers.estimator",
+            "hessian",
+            r"oracle\.small_game\.solvers\.estimator: unknown 'hessian'",
+        ),
+        (
+            "small_game.explore_first.pgd_iterations",
+            "many",
+            r"oracle\.small_game\.explore_first\.pgd_iterations: 'many' is invalid",
+        ),
+        ("small_game.environment.n_bins", None, r"oracle\.small_game\.environment\.n_bins"),
     ],
 )
 def test_values_the_code_rejects_fail_naming_the_key(path, value, message):

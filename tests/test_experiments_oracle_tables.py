@@ -1,4 +1,4 @@
-"""The bound table, its coverage and rates, and the scaling crossovers."""
+"""The summary tables: JSON records, the scaling crossovers, the theory table."""
 
 import math
 
@@ -9,9 +9,6 @@ from conftest import REPO_ROOT
 
 from cdbandits.experiments.oracle.tables import (
     CROSSOVER_COLUMNS,
-    bound_checks,
-    bound_table,
-    bound_table_markdown,
     json_records,
     scaling_crossovers,
     scaling_markdown,
@@ -19,60 +16,7 @@ from cdbandits.experiments.oracle.tables import (
 )
 
 
-def synthetic_solver_rows():
-    """FPL rows whose gap decays like N^-1/2, with one seed above the bound at N = 10."""
-    rows = []
-    for n in (10, 100, 1000):
-        for seed in range(20):
-            gap = (1.0 + 0.004 * seed) / math.sqrt(n)
-            bound = 1.1 / math.sqrt(n) if not (n == 10 and seed == 19) else 0.1
-            rows.append(
-                {
-                    "algorithm": "fpl",
-                    "budget": n,
-                    "seed": seed,
-                    "gap": gap,
-                    "gap_bound": bound,
-                    "bound_L": 4.0,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def test_bound_table_coverage_rates_and_markdown():
-    empty = pd.DataFrame(columns=["solver", "estimator", "algorithm"])
-    tables = {
-        "explore_first": empty,
-        "solvers": synthetic_solver_rows(),
-        "regret": empty.rename(columns={}),
-    }
-    checks = bound_checks(tables)
-    assert set(checks["statement"]) == {"fpl"}
-    summary, detail = bound_table(checks, 0.05, seed=0)
-    row = summary.iloc[0]
-    assert row["coverage"] == pytest.approx(59 / 60)
-    assert row["worst_setting_coverage"] == pytest.approx(19 / 20)
-    assert row["meets_guarantee"]  # 0.95 >= 1 - 0.05
-    assert row["empirical_rate"] == pytest.approx(-0.5, abs=1e-9)  # every seed scales as N^-1/2
-    assert row["rate_ci_low"] <= -0.5 <= row["rate_ci_high"]
-    assert len(detail) == 3 and not detail["vacuous"].any()
-    markdown = bound_table_markdown(summary)
-    assert "Theorem fpl" in markdown and "\\|" not in markdown.splitlines()[0]
-    online = pd.DataFrame(
-        {
-            "setting": ["s", "s"],
-            "horizon": [100, 1000],
-            "coverage": [1.0, 0.9],
-            "bound": [500.0, 900.0],
-            "mean_regret": [50.0, 200.0],
-            "n_seeds": [30, 30],
-            "empirical_slope": [0.6, 0.6],
-            "delta": [0.05, 0.05],
-        }
-    )
-    joined, _ = bound_table(checks, 0.05, seed=0, online_coverage=online)
-    online_row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
-    assert online_row["worst_setting_coverage"] == 0.9 and not online_row["meets_guarantee"]
+def test_json_records_write_nan_as_none():
     assert json_records(pd.DataFrame({"x": [math.nan]})) == [{"x": None}]
 
 
@@ -160,10 +104,7 @@ def readme_block(name):
     return text[text.index(begin) + len(begin) : text.index(end)]
 
 
-def test_the_readme_shows_the_markdown_the_workflow_writes():
-    no_rows = pd.DataFrame(columns=["reference", "description", "coverage"])
-    # The note and the header; an empty table ends with one more newline.
-    assert readme_block("bound_table.md").startswith(bound_table_markdown(no_rows)[:-1])
+def test_the_readme_shows_the_crossovers_markdown_the_workflow_writes():
     one_million = pd.DataFrame(scaling_rows(0, 1e-5) + scaling_rows(1, 1e-5)).assign(
         n_policies=lambda table: table["n_policies"] * 10
     )

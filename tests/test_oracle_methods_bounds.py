@@ -25,6 +25,16 @@ def test_deviation_bound_of_lemma_f2():
     assert deviation_bound(400, 10, 0.01, 4, 4) < deviation_bound(100, 10, 0.01, 4, 4)
 
 
+def test_the_two_tailed_deviation_bound_of_lemma_f2():
+    # The paper's union bound is one-sided: ln(|Pi|^2/delta). Both tails of the K^2
+    # estimator: ln(2 |Pi|^2/delta) = ln(2e4) = 9.903488; 2 * 5 * 9.903488 / 300 = 0.330116
+    # and sqrt(8 * 9.903488 / 100) = 0.890101.
+    assert deviation_bound(100, 10, 0.01, 4, 4, tails=2) == pytest.approx(1.220217, abs=1e-6)
+    assert deviation_bound(100, 10, 0.01, 4, 4, tails=1) == deviation_bound(100, 10, 0.01, 4, 4)
+    with pytest.raises(ValueError, match="tails must be 1 or 2"):
+        deviation_bound(100, 10, 0.01, 4, 4, tails=3)
+
+
 def test_explore_first_and_main_eps():
     assert explore_first_bound(0.2, 0.1) == pytest.approx(0.5)
     assert main_eps_bound(0.2, 0.1) == pytest.approx(0.5)

@@ -11,6 +11,7 @@ from cdbandits.oracle_methods.theory import (
     explore_exploit_rounds,
     fpl_alpha,
     fpl_rounds,
+    main_regret_bound,
     pgd_eta,
     pgd_iterations,
     statistics_delta,
@@ -68,3 +69,13 @@ def test_overrides_report_the_guarantee_at_the_budget_used():
         theory_parameters("pgd", 0.5, 0.05, 1000, 25, 25, n_rounds=3)
     with pytest.raises(ValueError, match="algorithm must be one of"):
         statistics_delta(0.1, "exp4")
+
+
+def test_main_regret_bound_composes_the_bounds_at_theorem_main_regrets_m():
+    # T = 1000, |Pi| = 20, L = V = 4, delta / 3 = 0.01 each for eq. (f2), FPL and Hoeffding.
+    m = explore_exploit_rounds(1000, 20, 0.01, 4)
+    deviation = deviation_bound(m, 20, 0.01, 4, 4)
+    exact = m + (1000 - m) * 2 * deviation + math.sqrt(2 * (1000 - m) * math.log(20 / 0.01))
+    assert main_regret_bound(1000, 20, 4, 4, 0.01) == pytest.approx(exact)
+    with_fpl = exact + (1000 - m) * fpl_gap_bound(4, m, 50, 0.01)
+    assert main_regret_bound(1000, 20, 4, 4, 0.01, fpl_rounds=50) == pytest.approx(with_fpl)

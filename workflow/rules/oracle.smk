@@ -28,7 +28,7 @@ rule run_oracle_shard:
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=30,
+        runtime=ORACLE["shard_runtime"],
     conda:
         CONDA_ENV
     script:

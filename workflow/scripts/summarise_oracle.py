@@ -11,6 +11,7 @@ with log_to_file(snakemake.log[0]) as log:
         read_table(snakemake.input.online),
         SummarySettings.from_config(oracle),
         seed,
+        read_table(snakemake.input.detection) if "detection" in snakemake.input.keys() else None,
     )
     for name, table in summary.tables.items():
         write_csv(snakemake.output[name], table)

@@ -52,13 +52,24 @@ def _check_positive(**values: float) -> None:
 
 
 def deviation_bound(
-    n_rounds: int, n_policies: int, delta: float, bound: float, variance_bound: float
+    n_rounds: int,
+    n_policies: int,
+    delta: float,
+    bound: float,
+    variance_bound: float,
+    tails: int = 1,
 ) -> float:
     """Lemma eq. (f2): w.p. ``1 - delta``, ``|Mhat(pi, rho) - M(pi, rho)| <= eps'`` for all pairs.
 
-    ``eps' = 2 (1 + L) ln(|Pi|^2 / delta) / (3 m) + sqrt(2 V ln(|Pi|^2 / delta) / m)``
+    ``eps' = 2 (1 + L) ln(t |Pi|^2 / delta) / (3 m) + sqrt(2 V ln(t |Pi|^2 / delta) / m)``
     (Bernstein's inequality with ``|Z_i| <= 1 + L``, ``Var Z_i <= V``, and a union bound
-    over the ``|Pi|^2`` pairs).
+    over the ``|Pi|^2`` ordered pairs and ``t`` tails).
+
+    ``tails = 1`` is the paper as printed: one-sided Bernstein, ``ln(|Pi|^2 / delta)``. It
+    bounds ``|Mhat - M|`` only when ``Mhat`` is skew-symmetric (the skew-symmetrised
+    estimator: the lower tail of ``(pi, rho)`` is the upper tail of ``(rho, pi)``). For the
+    paper's ``K^2`` estimator, which is not skew-symmetric, a bound on ``|Mhat - M|`` needs
+    both tails: ``tails = 2``, ``ln(2 |Pi|^2 / delta)`` (the corrected statement).
 
     Parameters
     ----------
@@ -69,12 +80,16 @@ def deviation_bound(
     delta : float
     bound, variance_bound : float
         ``L`` and ``V`` of the estimator (``K^2`` for uniform exploration).
+    tails : {1, 2}, optional
+        Tails of the union bound (see above).
     """
     _check_delta(delta)
     _check_positive(
         n_rounds=n_rounds, n_policies=n_policies, bound=bound, variance_bound=variance_bound
     )
-    log_term = math.log(n_policies**2 / delta)
+    if tails not in (1, 2):
+        raise ValueError(f"tails must be 1 or 2; got {tails}")
+    log_term = math.log(tails * n_policies**2 / delta)
     return 2.0 * (1.0 + bound) * log_term / (3.0 * n_rounds) + math.sqrt(
         2.0 * variance_bound * log_term / n_rounds
     )

@@ -30,7 +30,13 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .bounds import deviation_bound, fpl_gap_bound, pgd_bound
+from .bounds import (
+    deviation_bound,
+    explore_exploit_regret_bound,
+    fpl_gap_bound,
+    main_eps_bound,
+    pgd_bound,
+)
 
 __all__ = [
     "ALGORITHMS",
@@ -40,6 +46,7 @@ __all__ = [
     "exploration_rounds",
     "fpl_alpha",
     "fpl_rounds",
+    "main_regret_bound",
     "pgd_eta",
     "pgd_iterations",
     "statistics_delta",
@@ -131,6 +138,28 @@ def explore_exploit_rounds(
     _positive("horizon", horizon)
     scale = (2.0 * variance_bound * math.log(n_policies**2 / delta)) ** (1.0 / 3.0)
     return min(horizon, max(1, math.ceil(scale * horizon ** (2.0 / 3.0))))
+
+
+def main_regret_bound(
+    horizon: int,
+    n_policies: int,
+    bound: float,
+    variance_bound: float,
+    failure_share: float,
+    fpl_rounds: int | None = None,
+) -> float:
+    """Theorem main-regret's regret bound at ``T`` with its own ``m``.
+
+    ``m = explore_exploit_rounds(T, |Pi|, failure_share, V)``; the game is solved by
+    SparringFPL with ``fpl_rounds`` rounds (``eps_alg`` of Theorem fpl) or, when ``None``,
+    exactly (``eps_alg = 0``); eq. (f2), FPL and Hoeffding each get ``failure_share`` of
+    ``delta`` (:func:`~.bounds.explore_exploit_regret_bound`).
+    """
+    m = explore_exploit_rounds(horizon, n_policies, failure_share, variance_bound)
+    deviation = deviation_bound(m, n_policies, failure_share, bound, variance_bound)
+    algorithm = 0.0 if fpl_rounds is None else fpl_gap_bound(bound, m, fpl_rounds, failure_share)
+    exploitability = main_eps_bound(deviation, algorithm)
+    return explore_exploit_regret_bound(horizon, m, exploitability, n_policies, failure_share)
 
 
 @dataclass(frozen=True)

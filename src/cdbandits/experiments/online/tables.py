@@ -130,6 +130,8 @@ def summarise_online(
                     "horizon": horizon,
                     "delta": delta,
                     "bound": bound.total,
+                    # Regret (rd1) is at most T: a bound at least T holds whatever happens.
+                    "informative": bound.total < horizon,
                     "exp4p_term": bound.exp4p_term,
                     "azuma_term": bound.azuma_term,
                     "bound_conditions_hold": bound.conditions_hold,
@@ -223,6 +225,7 @@ def coverage_markdown(coverage: pd.DataFrame) -> str:
         "mean_regret": "mean regret",
         "max_regret": "max regret",
         "bound": "bound",
+        "informative": "bound < T",
         "coverage": "coverage",
         "required_coverage": "required",
         "empirical_slope": "slope",

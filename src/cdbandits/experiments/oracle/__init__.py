@@ -2,17 +2,22 @@
 
 Explore-then-exploit with a classification oracle (the algorithms are in
 :mod:`cdbandits.oracle_methods`), checked over many seeds on one small synthetic
-environment, and measured against SparringEXP4.P as the policy class grows. Rooms:
+environment (and, for the optimisation bounds, on a smaller game of its own where they can
+be informative), and measured against SparringEXP4.P as the policy class grows. Rooms:
 
 * :mod:`.settings`: the ``oracle`` config section parsed once into frozen settings, with the
   checks the code needs (:class:`~.settings.OracleSettings`);
 * :mod:`.environment`: the fixed environment of the sweeps and its ground truth;
 * :mod:`.experiments`: what runs: the trials of the sharded sweeps (``explore_first``,
-  ``solvers``, ``regret``, ``learned``), using the scikit-learn oracles of :mod:`.learners`;
-* :mod:`.statements`: the paper's bounds as data (:data:`~.statements.STATEMENTS`);
-* :mod:`.tables`: what is summarised: combined shards, the bound checks and the paper-wide
-  bound table (with its Markdown), the theory's settings, the learned oracles, the scaling
-  crossovers;
+  ``solvers``, ``regret``, ``learned``, and ``small_explore_first``, ``small_solvers`` on
+  the small game), using the scikit-learn oracles of :mod:`.learners`;
+* :mod:`.statements`: the paper's bounds as data (:data:`~.statements.STATEMENTS`), with
+  the ceiling of each bounded quantity;
+* :mod:`.ceilings`: the smallest budget at which each bound falls below its ceiling;
+* :mod:`.bound_table`: the bound checks and the paper-wide bound table (with its Markdown):
+  coverage on informative settings only, broken-variant detections joined by statement;
+* :mod:`.tables`: what is summarised: combined shards, the theory's settings, the learned
+  oracles, the scaling crossovers, and every table the workflow writes;
 * :mod:`.figures`: what is drawn;
 * :mod:`.scaling`: time and memory against ``|Pi|``, each measurement in its own process.
 

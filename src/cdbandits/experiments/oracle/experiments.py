@@ -45,7 +45,6 @@ from ...contextual.regret import (
 from ...oracle_methods.bounds import (
     approx_project_factor,
     deviation_bound,
-    explore_exploit_regret_bound,
     fpl_gap_bound,
     main_eps_bound,
     pgd_bound,
@@ -64,7 +63,7 @@ from ...oracle_methods.hull import PolicyMixture, column_security, duality_gap, 
 from ...oracle_methods.learned_oracle import AuditedOracle, LearnedOracle
 from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...oracle_methods.pgd import ProjectedGD
-from ...oracle_methods.theory import statistics_delta
+from ...oracle_methods.theory import main_regret_bound, statistics_delta
 from ...randomness import named_generator
 from .environment import SweepEnvironment, build_environment
 from .learners import LEARNED_ORACLES, learned_estimator
@@ -156,7 +155,7 @@ def explore_first_trial(
     """One (estimator, ``m``, seed) of the ``explore_first`` experiment (module docstring)."""
     delta = settings.delta
     estimator, m, index = trial.estimator, trial.n_explore, trial.seed
-    rng = named_generator(seed, "oracle", "explore_first", index, estimator, m)
+    rng = named_generator(seed, "oracle", settings.name, index, estimator, m)
     explore_rng, fpl_rng = rng.spawn(2)
     scheme = scheme_of(estimator, environment.n_actions)
     sample, game, oracle = environment.explore_game(scheme, m, explore_rng)
@@ -164,16 +163,18 @@ def explore_first_trial(
     deviation = float(np.abs(mhat - environment.true_matrix).max())
     solution = maxmin_strategy(mhat)
     n_policies = environment.n_policies
+    bound, variance = game.bound, game.variance_bound
     base = {
         "estimator": estimator,
         "n_explore": m,
         "seed": index,
         "n_policies": n_policies,
-        "bound_L": game.bound,
-        "variance_V": game.variance_bound,
+        "bound_L": bound,
+        "variance_V": variance,
         "delta": delta,
         "deviation": deviation,
-        "deviation_bound": deviation_bound(m, n_policies, delta, game.bound, game.variance_bound),
+        "deviation_bound": deviation_bound(m, n_policies, delta, bound, variance),
+        "deviation_bound_two_tailed": deviation_bound(m, n_policies, delta, bound, variance, 2),
         "mhat_value": solution.value,
     }
 
@@ -235,24 +236,31 @@ def explore_first_trial(
 def solvers_trial(
     environment: SweepEnvironment, settings: SolversSettings, trial: SeedTrial, seed: int
 ) -> list[Row]:
-    """One seed of the ``solvers`` experiment: FPL for every ``N``, PGD for every ``T``."""
+    """One seed of the ``solvers`` experiment: FPL for every ``N``, PGD for every ``T``.
+
+    Besides the game's value, each row records the smallest and largest entries of ``Mhat``
+    (the ceilings of the gaps, :mod:`.ceilings`).
+    """
     delta, index, m = settings.delta, trial.seed, settings.explore_rounds
     sample, game, oracle = environment.explore_game(
-        uniform_exploration(environment.n_actions),
+        scheme_of(settings.estimator, environment.n_actions),
         m,
-        named_generator(seed, "oracle", "solvers", index),
+        named_generator(seed, "oracle", settings.name, index),
     )
-    value = maxmin_strategy(environment.empirical_matrix(game, sample)).value
+    mhat = environment.empirical_matrix(game, sample)
+    value = maxmin_strategy(mhat).value
     base = {
         "seed": index,
         "n_explore": m,
         "bound_L": game.bound,
         "delta": delta,
         "mhat_value": value,
+        "mhat_min": float(mhat.min()),
+        "mhat_max": float(mhat.max()),
     }
     rows = []
     for n in settings.fpl_rounds:
-        rng = named_generator(seed, "oracle", "solvers", index, "fpl", n)
+        rng = named_generator(seed, "oracle", settings.name, index, "fpl", n)
         fpl = SparringFPL(n_rounds=n).fit(game, oracle, rng)
         rows.append(
             base
@@ -282,6 +290,11 @@ def solvers_trial(
                     (-r.certificate / r.bound for r in records), default=math.nan
                 ),
                 "projection_distance": _mean([r.distance for r in records]),
+                # Theorem approx-proj's quantity: the worst -min_s F(s, vbar) / ||z - v_1||.
+                "certificate_shortfall": max(
+                    (-r.certificate / r.distance for r in records if r.distance > 0),
+                    default=math.nan,
+                ),
                 # Certified suboptimality of vbar in the projection game, per unit ||z - v_1||.
                 "projection_gap": _mean(
                     [
@@ -350,16 +363,11 @@ def regret_trial(
     scheme = uniform_exploration(k)
     share = settings.failure_share
     m = settings.explore_rounds(horizon, n_policies, k)
-    eps_prime = deviation_bound(m, n_policies, share, scheme.bound, scheme.variance_bound)
     n_fpl = settings.fpl_rounds
     rows = []
-    for name, solver, eps_alg in (
-        (
-            "explore_exploit_fpl",
-            SparringFPL(n_rounds=n_fpl),
-            fpl_gap_bound(scheme.bound, m, n_fpl, share),
-        ),
-        ("explore_exploit_lp", ExactMaxminSolver(environment), 0.0),
+    for name, solver, solver_rounds in (
+        ("explore_exploit_fpl", SparringFPL(n_rounds=n_fpl), n_fpl),
+        ("explore_exploit_lp", ExactMaxminSolver(environment), None),
     ):
         rng = named_generator(seed, "oracle", "regret", index, horizon)
         run = explore_then_exploit(
@@ -372,11 +380,15 @@ def regret_trial(
                 "horizon": horizon,
                 "seed": index,
                 "n_explore": m,
+                "n_actions": k,
+                "n_policies": n_policies,
+                "delta": delta,
+                "fpl_rounds": solver_rounds or 0,
                 "oracle_calls": run.oracle_calls,
                 "regret": regret,
                 "explore_regret": explore_regret,
-                "regret_bound": explore_exploit_regret_bound(
-                    horizon, m, main_eps_bound(eps_prime, eps_alg), n_policies, share
+                "regret_bound": main_regret_bound(
+                    horizon, n_policies, scheme.bound, scheme.variance_bound, share, solver_rounds
                 ),
                 "exploitability": environment.exploitability(run.mixture),
             }
@@ -396,6 +408,10 @@ def regret_trial(
             "horizon": horizon,
             "seed": index,
             "n_explore": 0,
+            "n_actions": k,
+            "n_policies": n_policies,
+            "delta": delta,
+            "fpl_rounds": 0,
             "oracle_calls": 0,
             "regret": float(regret_curve(log, environment.population_oracle, [horizon])[0]),
             "explore_regret": 0.0,
@@ -465,7 +481,9 @@ def learned_trial(
 
 _TRIALS = {
     "explore_first": explore_first_trial,
+    "small_explore_first": explore_first_trial,
     "solvers": solvers_trial,
+    "small_solvers": solvers_trial,
     "regret": regret_trial,
     "learned": learned_trial,
 }

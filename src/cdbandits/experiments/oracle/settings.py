@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from ...oracle_methods.exploration import ESTIMATORS, uniform_exploration
 from ...oracle_methods.theory import explore_exploit_rounds
@@ -33,6 +33,9 @@ __all__ = [
     "RegretSettings",
     "ScalingSettings",
     "SettingsError",
+    "SMALL_EXPERIMENTS",
+    "SmallExploreFirstSettings",
+    "SmallSolversSettings",
     "SolversSettings",
     "SummarySettings",
     "SweepSettings",
@@ -40,10 +43,21 @@ __all__ = [
     "stump_bins",
 ]
 
-Experiment = Literal["explore_first", "solvers", "regret", "learned"]
+Experiment = Literal[
+    "explore_first", "solvers", "regret", "learned", "small_explore_first", "small_solvers"
+]
 
-#: The sharded sweeps, in the order of :mod:`cdbandits.experiments.oracle.experiments`.
-EXPERIMENTS: tuple[Experiment, ...] = ("explore_first", "solvers", "regret", "learned")
+#: The sharded sweeps, in the order of :mod:`cdbandits.experiments.oracle.experiments`. The
+#: ``small_*`` sweeps repeat ``explore_first`` and ``solvers`` on ``oracle.small_game``'s own
+#: small environment, where the optimisation bounds can be informative at affordable budgets.
+EXPERIMENTS: tuple[Experiment, ...] = (
+    "explore_first",
+    "solvers",
+    "regret",
+    "learned",
+    "small_explore_first",
+    "small_solvers",
+)
 
 #: The estimator every main-eps and explore-first check runs on (the paper's).
 PAPER_ESTIMATOR = "importance_weighted"
@@ -111,9 +125,9 @@ class EnvironmentSettings:
         return self.n_features * (self.n_bins - 1) * self.n_actions**2
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> EnvironmentSettings:
-        """From the ``oracle`` section (its ``environment``)."""
-        section, path = _section(config, "environment"), "oracle.environment"
+    def from_config(cls, config: Mapping[str, Any], parent: str = "oracle") -> EnvironmentSettings:
+        """From the ``oracle`` section (its ``environment``), or from the section ``parent``."""
+        section, path = _section(config, "environment", parent), f"{parent}.environment"
         return cls(
             n_actions=_value(section, "n_actions", path, int),
             n_features=_value(section, "n_features", path, int),
@@ -129,6 +143,7 @@ class ExploreFirstSettings:
 
     name: ClassVar[Experiment] = "explore_first"
     KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "explore_first")
+    requires_paper_estimator: ClassVar[bool] = True
 
     delta: float
     seeds: int
@@ -140,12 +155,15 @@ class ExploreFirstSettings:
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> ExploreFirstSettings:
         """From the ``oracle`` section; the paper's estimator must be among the estimators."""
-        section, path = _section(config, "explore_first"), "oracle.explore_first"
+        return cls._parse(config, _section(config, "explore_first"), "oracle.explore_first")
+
+    @classmethod
+    def _parse(cls, config: Mapping[str, Any], section: Mapping[str, Any], path: str) -> Self:
         estimators = _value(section, "estimators", path, tuple)
         unknown = [estimator for estimator in estimators if estimator not in ESTIMATORS]
         if unknown:
             raise SettingsError(f"{path}.estimators: unknown {unknown}; known: {ESTIMATORS}")
-        if PAPER_ESTIMATOR not in estimators:
+        if cls.requires_paper_estimator and PAPER_ESTIMATOR not in estimators:
             raise SettingsError(
                 f"{path}.estimators: must include {PAPER_ESTIMATOR} (the paper's estimator, on "
                 f"which Lemma explore-first and Theorem main-eps are checked); got {estimators}"
@@ -172,18 +190,70 @@ class SolversSettings:
     explore_rounds: int
     fpl_rounds: tuple[int, ...]
     pgd_iterations: tuple[int, ...]
+    estimator: str = PAPER_ESTIMATOR
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> SolversSettings:
-        """From the ``oracle`` section."""
-        section, path = _section(config, "solvers"), "oracle.solvers"
+        """From the ``oracle`` section (the paper's estimator)."""
+        return cls._parse(config, _section(config, "solvers"), "oracle.solvers")
+
+    @classmethod
+    def _parse(cls, config: Mapping[str, Any], section: Mapping[str, Any], path: str) -> Self:
+        estimator = str(section.get("estimator", PAPER_ESTIMATOR))
+        if estimator not in ESTIMATORS:
+            raise SettingsError(f"{path}.estimator: unknown {estimator!r}; known: {ESTIMATORS}")
         return cls(
             delta=_value(config, "delta", "oracle", float),
             seeds=_value(config, "seeds", "oracle", int),
             explore_rounds=_value(section, "explore_rounds", path, int),
             fpl_rounds=_value(section, "fpl_rounds", path, _ints),
             pgd_iterations=_value(section, "pgd_iterations", path, _ints),
+            estimator=estimator,
         )
+
+
+SMALL_GAME = "small_game"
+
+
+def _small_game(config: Mapping[str, Any], key: str) -> tuple[Mapping[str, Any], str]:
+    """``oracle.small_game.<key>`` and its path."""
+    return _section(_section(config, SMALL_GAME), key, f"oracle.{SMALL_GAME}"), (
+        f"oracle.{SMALL_GAME}.{key}"
+    )
+
+
+@dataclass(frozen=True)
+class SmallExploreFirstSettings(ExploreFirstSettings):
+    """``oracle.small_game.explore_first``: the ``explore_first`` sweep on the small game.
+
+    Any estimator may be used (Theorem main-eps holds for every unbiased estimator with
+    bounds ``L``, ``V``); the skew-symmetrised one's smaller ``L`` is what makes the
+    main-eps bounds informative at affordable budgets.
+    """
+
+    name: ClassVar[Experiment] = "small_explore_first"
+    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", SMALL_GAME)
+    requires_paper_estimator: ClassVar[bool] = False
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> SmallExploreFirstSettings:
+        """From the ``oracle`` section (its ``small_game.explore_first``)."""
+        section, path = _small_game(config, "explore_first")
+        return cls._parse(config, section, path)
+
+
+@dataclass(frozen=True)
+class SmallSolversSettings(SolversSettings):
+    """``oracle.small_game.solvers``: the ``solvers`` sweep on the small game."""
+
+    name: ClassVar[Experiment] = "small_solvers"
+    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", SMALL_GAME)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> SmallSolversSettings:
+        """From the ``oracle`` section (its ``small_game.solvers``)."""
+        section, path = _small_game(config, "solvers")
+        return cls._parse(config, section, path)
 
 
 @dataclass(frozen=True)
@@ -276,8 +346,18 @@ ExperimentSettings = ExploreFirstSettings | SolversSettings | RegretSettings | L
 
 _EXPERIMENT_SETTINGS: dict[str, type[ExperimentSettings]] = {
     settings.name: settings
-    for settings in (ExploreFirstSettings, SolversSettings, RegretSettings, LearnedSettings)
+    for settings in (
+        ExploreFirstSettings,
+        SolversSettings,
+        RegretSettings,
+        LearnedSettings,
+        SmallExploreFirstSettings,
+        SmallSolversSettings,
+    )
 }
+
+#: The sweeps run on ``oracle.small_game.environment`` instead of ``oracle.environment``.
+SMALL_EXPERIMENTS = ("small_explore_first", "small_solvers")
 
 
 @dataclass(frozen=True)
@@ -300,12 +380,16 @@ class SweepSettings:
     @staticmethod
     def keys(experiment: str) -> tuple[str, ...]:
         """The top-level keys of the ``oracle`` section a sweep's jobs read."""
-        return ("shards", "environment", *_experiment_class(experiment).KEYS)
+        environment = () if experiment in SMALL_EXPERIMENTS else ("environment",)
+        return ("shards", *environment, *_experiment_class(experiment).KEYS)
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], experiment: str) -> SweepSettings:
         """From the ``oracle`` section (or its :meth:`keys`), with the cross-key checks."""
-        environment = EnvironmentSettings.from_config(config)
+        environment = EnvironmentSettings.from_config(
+            _section(config, SMALL_GAME) if experiment in SMALL_EXPERIMENTS else config,
+            f"oracle.{SMALL_GAME}" if experiment in SMALL_EXPERIMENTS else "oracle",
+        )
         settings = _experiment_class(experiment).from_config(config)
         if isinstance(settings, RegretSettings):
             settings.check_horizons(environment)

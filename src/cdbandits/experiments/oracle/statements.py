@@ -1,23 +1,54 @@
 """The bounds of the paper checked by the oracle sweeps, declared as data.
 
-Each :class:`Statement` says which sweep rows it is checked on, which column holds the
-measured quantity and which the bound's value at the parameters used, the parameter its
-rate is measured against, and the quantity's trivial range (a bound at least that large is
-vacuous). Values are given as *expressions* (:func:`evaluate`): a column of the sweep's
-table, a formula of :data:`FORMULAS`, or a number. The checks and the bound table built
-from them are in :mod:`.tables`.
+Each :class:`Statement` says which sweep rows it is checked on (:attr:`Statement.sources`),
+which column holds the measured quantity and which the bound's value at the parameters used,
+the parameter its rate is measured against, and its *ceiling*: the largest value the bounded
+quantity can take, from what the learner knows (the bound's parameters and ``Mhat``), not
+from the hidden ``M``. A trial is *informative* when its bound is below its ceiling; a bound
+at or above the ceiling holds whatever the algorithm does, so its coverage is no evidence.
+Values are given as *expressions* (:func:`evaluate`): a column of the sweep's table, a
+formula of :data:`FORMULAS`, or a number. The checks and the bound table built from them are
+in :mod:`.bound_table`; the smallest budgets that make a bound informative in :mod:`.ceilings`.
+
+Ceilings (:data:`FORMULAS`):
+
+* ``1 + L``: ``|Mhat - M|`` with ``|Phat| <= L`` and ``|M| <= 1`` (Lemma eq. (f2));
+* ``1``: the exploitability ``-min_rho W^T M rho`` of any mixture, ``M`` skew in ``[-1, 1]``;
+* ``value - min Mhat``: the gap ``max_w min_u w^T B u - min_u wbar^T B u`` of any ``wbar``
+  (at most ``max B - min B``; ``w^T B u`` of hull points lies between the smallest and
+  largest entries of ``Mhat``);
+* ``max Mhat - min Mhat``: Lemma proj-out1's average regret (a difference of two payoffs);
+* ``2 sqrt(2)``: Theorem approx-proj's ``-min_s F(s, vbar) / ||z - v_1||`` for the no-op
+  output ``vbar = v_1``: ``(2 (s - v_1) . (z - v_1) - ||z - v_1||^2) / ||z - v_1|| <=
+  2 ||s - v_1|| <= 2 diam(C) = 2 sqrt(2)`` (policy vectors have unit norm), so a bound above
+  it cannot tell ApproxProject from not iterating at all;
+* ``T``: regret (rd1) over ``T`` rounds, at most 1 per round.
+
+The statement names are the join key of the bound table with the broken-variant detection
+table (``results/oracle/detection.csv``, column ``statement``): keep them stable.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["FORMULAS", "STATEMENTS", "Statement", "evaluate"]
+__all__ = ["FORMULAS", "STATEMENTS", "Source", "Statement", "evaluate", "is_informative"]
+
+Selection = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Rows of one sweep: the experiment and the column filters selecting them."""
+
+    experiment: str
+    selection: Selection = ()
 
 
 @dataclass(frozen=True)
@@ -27,53 +58,65 @@ class Statement:
     Attributes
     ----------
     name : str
-        Short identifier.
+        Short identifier (the join key of the detection table).
     reference : str
         The paper's label.
     experiment : str
-        The sweep whose rows it uses.
+        The sweep of its main rows.
     selection : tuple of (str, str)
-        Column filters selecting its rows.
+        Column filters selecting them.
     measured : str
         Column of the measured quantity.
     bound : str
         Expression of the bound's value (:func:`evaluate`).
     parameter : str
         Column of the parameter the rate is measured against.
-    theory_rate : float
-        Exponent of the theory's rate in that parameter.
-    trivial : str
-        Expression of the quantity's trivial range (a bound at least this large is vacuous).
+    theory_rate : float or None
+        Exponent of the theory's rate in that parameter, when the sweep scales every other
+        parameter as the statement requires; ``None`` for fixed-budget sweeps (their slope
+        is reported without a theory to compare with).
+    ceiling : str
+        Expression of the largest value the quantity can take (module docstring).
     description : str
     counts : tuple of (str, str), optional
         Columns ``(held, trials)`` when a row holds several checks (Theorem approx-proj: one
         per projection of a run); otherwise a row is one trial, held when
         ``measured <= bound``.
+    more_sources : tuple of Source, optional
+        Further sweeps checked with the same columns (the small game's).
     """
 
     name: str
     reference: str
     experiment: str
-    selection: tuple[tuple[str, str], ...]
+    selection: Selection
     measured: str
     bound: str
     parameter: str
-    theory_rate: float
-    trivial: str
+    theory_rate: float | None
+    ceiling: str
     description: str
     counts: tuple[str, str] | None = None
+    more_sources: tuple[Source, ...] = ()
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """Every sweep the statement is checked on, its main one first."""
+        return (Source(self.experiment, self.selection), *self.more_sources)
 
 
 def _column(rows: pd.DataFrame, name: str) -> NDArray[np.float64]:
     return rows[name].to_numpy(dtype=np.float64)
 
 
-#: Formulas of bounds and trivial ranges, by the text the statements use.
+#: Formulas of bounds and ceilings, by the text the statements use.
 FORMULAS: dict[str, Callable[[pd.DataFrame], NDArray[np.float64]]] = {
     "1 + L": lambda rows: 1.0 + _column(rows, "bound_L"),
-    "2 L": lambda rows: 2.0 * _column(rows, "bound_L"),
     "T": lambda rows: _column(rows, "horizon"),
     "8 / sqrt(T_in)": lambda rows: 8.0 / np.sqrt(_column(rows, "budget")),
+    "value - min Mhat": lambda rows: _column(rows, "mhat_value") - _column(rows, "mhat_min"),
+    "max Mhat - min Mhat": lambda rows: _column(rows, "mhat_max") - _column(rows, "mhat_min"),
+    "2 sqrt(2)": lambda rows: np.full(len(rows), 2.0 * math.sqrt(2.0)),
 }
 
 
@@ -97,7 +140,15 @@ def evaluate(expression: str, rows: pd.DataFrame) -> NDArray[np.float64]:
         ) from None
 
 
+def is_informative(bound: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
+    """Whether each bound is below its ceiling, by more than rounding (a bound equal to the
+    ceiling in exact arithmetic, e.g. ``8 / sqrt(8) = 2 sqrt(2)``, is not informative)."""
+    bound, ceiling = np.asarray(bound, dtype=np.float64), np.asarray(ceiling, dtype=np.float64)
+    return bound < ceiling - 1e-9 * np.abs(ceiling)
+
+
 _PAPER = ("estimator", "importance_weighted")
+_SKEW = ("estimator", "skew_symmetrised")
 
 #: Every statement checked on the oracle sweeps, in the order of the bound table.
 STATEMENTS = (
@@ -110,20 +161,39 @@ STATEMENTS = (
         bound="deviation_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        trivial="1 + L",
-        description="max |Mhat - M| <= eps' (paper's K^2 estimator)",
+        ceiling="1 + L",
+        description=(
+            "max |Mhat - M| <= eps', ln(|Pi|^2/delta) (paper's K^2 estimator; as printed: "
+            "one tail, too few for |Mhat - M|)"
+        ),
+    ),
+    Statement(
+        name="f2_paper_estimator_two_tailed",
+        reference="Lemma eq. (f2)",
+        experiment="explore_first",
+        selection=(("solver", "lp"), _PAPER),
+        measured="deviation",
+        bound="deviation_bound_two_tailed",
+        parameter="n_explore",
+        theory_rate=-0.5,
+        ceiling="1 + L",
+        description="max |Mhat - M| <= eps', ln(2|Pi|^2/delta) (paper's K^2 estimator; corrected)",
     ),
     Statement(
         name="f2_skew_estimator",
         reference="Lemma eq. (f2)",
         experiment="explore_first",
-        selection=(("solver", "lp"), ("estimator", "skew_symmetrised")),
+        selection=(("solver", "lp"), _SKEW),
         measured="deviation",
         bound="deviation_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        trivial="1 + L",
-        description="max |Mhat - M| <= eps' (skew-symmetrised estimator)",
+        ceiling="1 + L",
+        description=(
+            "max |Mhat - M| <= eps', ln(|Pi|^2/delta) (skew-symmetrised estimator: one tail "
+            "suffices, Mhat is skew)"
+        ),
+        more_sources=(Source("small_explore_first", (("solver", "lp"), _SKEW)),),
     ),
     Statement(
         name="explore_first_lp",
@@ -134,8 +204,9 @@ STATEMENTS = (
         bound="exploitability_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        trivial="2",
+        ceiling="1",
         description="exact maxmin of Mhat (LP) is a (2 eps' + LP gap)-approximate vNW of M",
+        more_sources=(Source("small_explore_first", (("solver", "lp"),)),),
     ),
     Statement(
         name="main_eps_fpl",
@@ -145,9 +216,10 @@ STATEMENTS = (
         measured="exploitability",
         bound="exploitability_bound",
         parameter="n_explore",
-        theory_rate=-0.5,
-        trivial="2",
-        description="SparringFPL output is a (2 eps' + 2 eps_fpl)-approximate vNW of M",
+        theory_rate=None,
+        ceiling="1",
+        description="SparringFPL output is a (2 eps' + 2 eps_fpl)-approximate vNW of M (fixed N)",
+        more_sources=(Source("small_explore_first", (("solver", "fpl"),)),),
     ),
     Statement(
         name="main_eps_pgd",
@@ -157,9 +229,12 @@ STATEMENTS = (
         measured="exploitability",
         bound="exploitability_bound",
         parameter="n_explore",
-        theory_rate=-0.5,
-        trivial="2",
-        description="ProjectedGD output is a (2 eps' + eps_pgd)-approximate vNW of M",
+        theory_rate=None,
+        ceiling="1",
+        description=(
+            "ProjectedGD output is a (2 eps' + eps_pgd)-approximate vNW of M (fixed T_in = T_out)"
+        ),
+        more_sources=(Source("small_explore_first", (("solver", "pgd"),)),),
     ),
     Statement(
         name="fpl",
@@ -170,8 +245,9 @@ STATEMENTS = (
         bound="gap_bound",
         parameter="budget",
         theory_rate=-0.5,
-        trivial="2 L",
-        description="max_w min_u w^T B u - min_u wbar^T B u <= 2 eps (N rounds)",
+        ceiling="value - min Mhat",
+        description="max_w min_u w^T B u - min_u wbar^T B u <= 2 eps (N rounds, fixed m)",
+        more_sources=(Source("small_solvers", (("algorithm", "fpl"),)),),
     ),
     Statement(
         name="proj_out1",
@@ -182,10 +258,11 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="budget",
         theory_rate=-0.5,
-        trivial="2 L",
+        ceiling="max Mhat - min Mhat",
         description=(
             "max_w (1/T) sum w^T B u_t - (1/T) sum w_t^T B u_t <= 2L/sqrt(T_out) + L epsbar/2"
         ),
+        more_sources=(Source("small_solvers", (("algorithm", "pgd"),)),),
     ),
     Statement(
         name="proj_out2",
@@ -196,23 +273,25 @@ STATEMENTS = (
         bound="gap_bound",
         parameter="budget",
         theory_rate=-0.5,
-        trivial="2 L",
+        ceiling="value - min Mhat",
         description="max_w min_u w^T B u - min_u wbar^T B u <= 2L/sqrt(T_out) + 4L/sqrt(T_in)",
+        more_sources=(Source("small_solvers", (("algorithm", "pgd"),)),),
     ),
     Statement(
         name="approx_proj",
         reference="Theorem approx-proj",
         experiment="solvers",
         selection=(("algorithm", "pgd"),),
-        measured="projection_gap",
+        measured="certificate_shortfall",
         bound="8 / sqrt(T_in)",
         parameter="budget",
-        theory_rate=-0.5,
-        trivial="4",
+        theory_rate=None,
+        ceiling="2 sqrt(2)",
         description=(
-            "min_s F(s, vbar) >= -8 ||z - v_1|| / sqrt(T_in), every projection of every run"
+            "-min_s F(s, vbar) / ||z - v_1|| <= 8 / sqrt(T_in), every projection of every run"
         ),
         counts=("projections_held", "projections"),
+        more_sources=(Source("small_solvers", (("algorithm", "pgd"),)),),
     ),
     Statement(
         name="main_regret_fpl",
@@ -222,8 +301,8 @@ STATEMENTS = (
         measured="regret",
         bound="regret_bound",
         parameter="horizon",
-        theory_rate=2 / 3,
-        trivial="T",
+        theory_rate=None,
+        ceiling="T",
         description="explore-then-exploit regret (rd1), game solved by SparringFPL (fixed N)",
     ),
     Statement(
@@ -235,7 +314,7 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="horizon",
         theory_rate=2 / 3,
-        trivial="T",
+        ceiling="T",
         description="explore-then-exploit regret (rd1), game solved exactly (eps_alg -> 0 limit)",
     ),
     Statement(
@@ -247,7 +326,7 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="horizon",
         theory_rate=0.5,
-        trivial="T",
+        ceiling="T",
         description="SparringEXP4.P regret (rd1) on the explore-then-exploit environment",
     ),
 )

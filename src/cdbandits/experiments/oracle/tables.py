@@ -1,19 +1,10 @@
-"""Tables of the oracle-method sweeps, and the paper-wide bound table.
+"""Tables of the oracle-method sweeps.
 
 :func:`summarise_oracle` builds every table the workflow writes (:class:`OracleSummary`).
 
-:func:`combine_experiment_shards` joins a sweep's shards. :func:`bound_checks` turns the
-trial rows into one row per statement (:data:`~.statements.STATEMENTS`) and trial: the
-measured quantity, the bound's value at the parameters used, whether it held.
-:func:`bound_table` aggregates them per statement: the coverage (fraction of (seed,
-setting) pairs in which the bound held; the worst setting's coverage with its 95%
-Clopper-Pearson interval), which must reach ``1 - delta``; how loose the bound is (median
-of bound / measured, and the fraction of settings where the bound exceeds the trivial
-range of the quantity, i.e. is vacuous); and the empirical rate (log-log slope of the mean
-measured value against the statement's parameter, with a bootstrap interval over seeds)
-next to the theory's rate. Rows of Theorem sparring-exp4 come from the Section 5 sweep's
-coverage table and are joined as they are. :func:`scaling_crossovers` finds from which
-``|Pi|`` on each oracle method beats SparringEXP4.P in time and in memory.
+:func:`combine_experiment_shards` joins a sweep's shards; the paper-wide bound table is
+built by :mod:`.bound_table`. :func:`scaling_crossovers` finds from which ``|Pi|`` on each
+oracle method beats SparringEXP4.P in time and in memory.
 """
 
 from __future__ import annotations
@@ -29,20 +20,22 @@ import pandas as pd
 
 from ...oracle_methods.theory import ALGORITHMS, theory_parameters
 from ...plotting import algorithm_style
-from ...randomness import named_generator
-from ...stats import bootstrap_slope_per_value, clopper_pearson
 from ..shards import combine_shards
+from .bound_table import (
+    bound_checks,
+    bound_table,
+    bound_table_markdown,
+    check_statement,
+    statement_rows,
+)
 from .settings import EXPERIMENTS, SummarySettings
-from .statements import STATEMENTS, Statement, evaluate
 
+# check_statement and statement_rows (of .bound_table) are re-exported for the detection of
+# broken variants.
 __all__ = [
-    "BOOTSTRAP",
     "CROSSOVER_COLUMNS",
     "EXPERIMENT_KEYS",
     "OracleSummary",
-    "bound_checks",
-    "bound_table",
-    "bound_table_markdown",
     "check_statement",
     "combine_experiment_shards",
     "json_records",
@@ -55,15 +48,14 @@ __all__ = [
     "theory_table",
 ]
 
-#: Bootstrap resamples of the seeds for the interval of a slope.
-BOOTSTRAP = 500
-
 #: Columns identifying a row of each experiment (the combined tables are sorted by them).
 EXPERIMENT_KEYS = {
     "explore_first": ("estimator", "n_explore", "solver", "seed"),
     "solvers": ("algorithm", "budget", "seed"),
     "regret": ("algorithm", "horizon", "seed"),
     "learned": ("oracle", "algorithm", "seed"),
+    "small_explore_first": ("estimator", "n_explore", "solver", "seed"),
+    "small_solvers": ("algorithm", "budget", "seed"),
 }
 
 
@@ -73,238 +65,6 @@ def combine_experiment_shards(frames: Sequence[pd.DataFrame], experiment: str) -
     The order does not depend on the number of shards.
     """
     return combine_shards(frames, EXPERIMENT_KEYS[experiment])
-
-
-def statement_rows(statement: Statement, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The rows of the statement's sweep that its selection keeps."""
-    rows = tables[statement.experiment]
-    for column, value in statement.selection:
-        rows = rows[rows[column] == value]
-    return rows
-
-
-def check_statement(statement: Statement, rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per trial: measured value, bound, how many checks held, trivial range.
-
-    Columns ``statement``, ``reference``, ``parameter``, ``value`` (of the parameter),
-    ``seed``, ``measured``, ``bound``, ``trials`` and ``held_trials`` (one check per row, or
-    the statement's :attr:`~.statements.Statement.counts`), ``held``, ``trivial``.
-    """
-    frame = pd.DataFrame(
-        {
-            "statement": statement.name,
-            "reference": statement.reference,
-            "parameter": statement.parameter,
-            "value": rows[statement.parameter].to_numpy(),
-            "seed": rows["seed"].to_numpy(),
-            "measured": rows[statement.measured].to_numpy(dtype=np.float64),
-        }
-    )
-    frame["bound"] = evaluate(statement.bound, rows)
-    if statement.counts is None:
-        frame["trials"] = 1
-        frame["held_trials"] = (frame["measured"] <= frame["bound"]).astype(np.int64)
-    else:
-        held, trials = statement.counts
-        frame["trials"] = rows[trials].to_numpy(dtype=np.int64)
-        frame["held_trials"] = rows[held].to_numpy(dtype=np.int64)
-    frame["held"] = frame["held_trials"] == frame["trials"]
-    frame["trivial"] = evaluate(statement.trivial, rows)
-    return frame
-
-
-def bound_checks(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """:func:`check_statement` for every statement with rows, as one table.
-
-    Parameters
-    ----------
-    tables : mapping of str to pandas.DataFrame
-        The combined shard rows of each experiment.
-    """
-    frames = []
-    for statement in STATEMENTS:
-        rows = statement_rows(statement, tables)
-        if not rows.empty:
-            frames.append(check_statement(statement, rows))
-    return pd.concat(frames, ignore_index=True)
-
-
-def _setting_detail(statement: Statement, value: Any, part: pd.DataFrame) -> dict[str, Any]:
-    """Coverage and looseness of a statement at one value of its parameter."""
-    held, trials = int(part["held_trials"].sum()), int(part["trials"].sum())
-    low, high = clopper_pearson(held, trials)
-    return {
-        "statement": statement.name,
-        "reference": statement.reference,
-        "parameter": statement.parameter,
-        "value": value,
-        "n_seeds": int(part["seed"].nunique()),
-        "trials": trials,
-        "coverage": held / trials,
-        "coverage_ci_low": low,
-        "coverage_ci_high": high,
-        "median_measured": float(part["measured"].median()),
-        "mean_measured": float(part["measured"].mean()),
-        "median_bound": float(part["bound"].median()),
-        "bound_over_measured": float((part["bound"] / part["measured"].abs()).median()),
-        "trivial": float(part["trivial"].median()),
-        "vacuous": bool(part["bound"].median() >= part["trivial"].median()),
-    }
-
-
-def _statement_summary(
-    statement: Statement, group: pd.DataFrame, detail: pd.DataFrame, delta: float, seed: int
-) -> dict[str, Any]:
-    """A statement's row of the bound table from its checks and per-setting detail."""
-    worst = detail.loc[detail["coverage"].idxmin()]
-    rng = named_generator(seed, "oracle", "bootstrap", statement.name)
-    slope, slope_low, slope_high = bootstrap_slope_per_value(
-        {value: part["measured"] for value, part in group.groupby("value")}, rng, BOOTSTRAP
-    )
-    return {
-        "statement": statement.name,
-        "reference": statement.reference,
-        "description": statement.description,
-        "parameter": statement.parameter,
-        "values": ";".join(f"{v:g}" for v in sorted(group["value"].unique())),
-        "n_seeds": int(group["seed"].nunique()),
-        "trials": int(group["trials"].sum()),
-        "delta": delta,
-        "coverage": float(group["held_trials"].sum() / group["trials"].sum()),
-        "worst_setting_coverage": float(worst["coverage"]),
-        "worst_setting_ci_low": float(worst["coverage_ci_low"]),
-        "required_coverage": 1.0 - delta,
-        "meets_guarantee": bool(detail["coverage"].min() >= 1.0 - delta),
-        "median_measured": float(group["measured"].median()),
-        "median_bound": float(group["bound"].median()),
-        "bound_over_measured": float((group["bound"] / group["measured"].abs()).median()),
-        "vacuous_settings": float(detail["vacuous"].mean()),
-        "empirical_rate": slope,
-        "rate_ci_low": slope_low,
-        "rate_ci_high": slope_high,
-        "theory_rate": statement.theory_rate,
-        "source": f"results/oracle/{statement.experiment}.csv",
-    }
-
-
-def bound_table(
-    checks: pd.DataFrame, delta: float, seed: int, online_coverage: pd.DataFrame | None = None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The paper-wide bound table and its per-setting detail.
-
-    Parameters
-    ----------
-    checks : pandas.DataFrame
-        From :func:`bound_checks`.
-    delta : float
-        The failure probability every statement was checked at.
-    seed : int
-        Master seed (for the bootstrap).
-    online_coverage : pandas.DataFrame, optional
-        The Section 5 sweep's coverage table (``results/online/coverage.csv``); its rows
-        become Theorem sparring-exp4 rows.
-
-    Returns
-    -------
-    summary, detail : pandas.DataFrame
-    """
-    statements = {statement.name: statement for statement in STATEMENTS}
-    detail_rows, summary_rows = [], []
-    for name, group in checks.groupby("statement", sort=False):
-        statement = statements[name]
-        rows = [_setting_detail(statement, value, part) for value, part in group.groupby("value")]
-        detail_rows.extend(rows)
-        detail = pd.DataFrame(rows)
-        summary_rows.append(_statement_summary(statement, group, detail, delta, seed))
-    summary = pd.DataFrame(summary_rows)
-    if online_coverage is not None and not online_coverage.empty:
-        summary = pd.concat([summary, _online_rows(online_coverage, delta)], ignore_index=True)
-    return summary, pd.DataFrame(detail_rows)
-
-
-def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
-    """Theorem sparring-exp4 rows from the Section 5 coverage table, one per setting."""
-    required = {
-        "setting",
-        "horizon",
-        "coverage",
-        "bound",
-        "mean_regret",
-        "n_seeds",
-        "empirical_slope",
-    }
-    missing = required - set(coverage.columns)
-    if missing:
-        raise KeyError(f"the Section 5 coverage table lacks columns {sorted(missing)}")
-    rows = []
-    for setting, part in coverage.groupby("setting", sort=False):
-        worst = part.loc[part["coverage"].idxmin()]
-        n_seeds = int(part["n_seeds"].min())
-        low, _ = clopper_pearson(
-            round(float(worst["coverage"]) * int(worst["n_seeds"])), int(worst["n_seeds"])
-        )
-        rows.append(
-            {
-                "statement": f"sparring_exp4_{setting}",
-                "reference": "Theorem sparring-exp4",
-                "description": (
-                    f"SparringEXP4.P regret (rd1) <= its explicit bound, setting {setting} "
-                    "(Section 5 sweep)"
-                ),
-                "parameter": "horizon",
-                "values": ";".join(f"{v:g}" for v in sorted(part["horizon"].unique())),
-                "n_seeds": n_seeds,
-                "trials": int(part["n_seeds"].sum()),
-                "delta": float(part["delta"].iloc[0]) if "delta" in part else delta,
-                "coverage": float(
-                    (part["coverage"] * part["n_seeds"]).sum() / part["n_seeds"].sum()
-                ),
-                "worst_setting_coverage": float(worst["coverage"]),
-                "worst_setting_ci_low": low,
-                "required_coverage": 1.0 - delta,
-                "meets_guarantee": bool(part["coverage"].min() >= 1.0 - delta),
-                "median_measured": float(part["mean_regret"].median()),
-                "median_bound": float(part["bound"].median()),
-                "bound_over_measured": float((part["bound"] / part["mean_regret"].abs()).median()),
-                "vacuous_settings": float((part["bound"] >= part["horizon"]).mean()),
-                "empirical_rate": float(part["empirical_slope"].iloc[0]),
-                "rate_ci_low": math.nan,
-                "rate_ci_high": math.nan,
-                "theory_rate": 0.5,
-                "source": "results/online/coverage.csv",
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def bound_table_markdown(summary: pd.DataFrame) -> str:
-    """The bound table as a Markdown table (for the README), with its reading note."""
-    note = (
-        "Every bound is evaluated at the parameters the run actually used (m, N, T_in, T_out, "
-        "T), not at the theory's settings: at practical budgets the optimisation bounds are "
-        "far above the range of the quantity (vacuous), because the theory's N and "
-        "T_in = T_out for a small epsilon are astronomically large (see theory.csv). Coverage "
-        "is the fraction of (seed, setting) trials in which the bound held; it must reach "
-        "1 - delta in every setting. Rates are log-log slopes of the mean measured value "
-        "against the parameter, with 95% bootstrap intervals over seeds.\n\n"
-    )
-    header = (
-        "| statement | bound | coverage (worst setting, 95% CI low) | required | bound / measured "
-        "| vacuous settings | rate (95% CI) | theory rate |\n|---|---|---|---|---|---|---|---|\n"
-    )
-    lines = []
-    for _, row in summary.iterrows():
-        rate = "n/a" if math.isnan(row["empirical_rate"]) else f"{row['empirical_rate']:.2f}"
-        if not math.isnan(row["rate_ci_low"]):
-            rate += f" ({row['rate_ci_low']:.2f}, {row['rate_ci_high']:.2f})"
-        description = row["description"].replace("|", "\\|")
-        lines.append(
-            f"| {row['reference']} | {description} | {row['coverage']:.3f} "
-            f"({row['worst_setting_coverage']:.3f}, {row['worst_setting_ci_low']:.3f}) | "
-            f"{row['required_coverage']:.2f} | {row['bound_over_measured']:.3g} | "
-            f"{row['vacuous_settings']:.0%} | {rate} | {row['theory_rate']:.2f} |"
-        )
-    return note + header + "\n".join(lines) + "\n"
 
 
 #: Columns of :func:`scaling_crossovers` (also of its empty table, when nothing was measured).
@@ -543,9 +303,13 @@ class OracleSummary:
         """The JSON summary: bound table, whether every bound met its coverage, crossovers,
         learned oracles, and the run's ``metadata``."""
         bounds = self.tables["bound_table"]
+        checked = bounds["meets_guarantee"].dropna()
         return {
             "bound_table": json_records(bounds),
-            "all_bounds_met": bool(bounds["meets_guarantee"].all()),
+            "all_informative_bounds_met": bool(checked.astype(bool).all()),
+            "statements_without_informative_setting": [
+                str(name) for name in bounds.loc[bounds["informative_settings"] == 0, "statement"]
+            ],
             "scaling_crossovers": json_records(self.tables["crossovers"]),
             "learned_oracles": json_records(self.tables["learned_summary"]),
             "metadata": dict(metadata),
@@ -558,6 +322,7 @@ def summarise_oracle(
     online_coverage: pd.DataFrame,
     settings: SummarySettings,
     seed: int,
+    detection: pd.DataFrame | None = None,
 ) -> OracleSummary:
     """Combine the shards of every experiment and build every summary table.
 
@@ -572,9 +337,13 @@ def summarise_oracle(
     settings : SummarySettings
     seed : int
         Master seed (for the bootstraps).
+    detection : pandas.DataFrame, optional
+        The broken-variant detection table (joined on the statement name).
     """
     experiments = {name: combine_experiment_shards(shards[name], name) for name in EXPERIMENTS}
-    summary, detail = bound_table(bound_checks(experiments), settings.delta, seed, online_coverage)
+    summary, detail = bound_table(
+        bound_checks(experiments), experiments, settings.delta, seed, online_coverage, detection
+    )
     class_sizes = sorted({int(experiments["explore_first"]["n_policies"].iloc[0]), LARGE_CLASS})
     crossovers = scaling_crossovers(scaling)
     tables = experiments | {
