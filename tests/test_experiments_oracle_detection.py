@@ -27,7 +27,7 @@ from cdbandits.experiments.oracle.statements import STATEMENTS
 TINY = {
     "delta": 0.05,
     "detection": {
-        "seeds": 3,
+        "seeds": 4,
         "environment": {
             "n_actions": 2,
             "n_features": 1,
@@ -36,7 +36,7 @@ TINY = {
             "n_bins": 3,
         },
         "explore_first": {"explore_rounds": 4000, "fpl_rounds": 5, "pgd_iterations": 2},
-        "solvers": {"explore_rounds": 2, "fpl_rounds": 1500, "pgd_iterations": 64},
+        "solvers": {"explore_rounds": 2, "fpl_rounds": 1000, "pgd_iterations": 64},
         "regret": {"horizon": 20000, "fpl_rounds": 5},
     },
 }
@@ -74,7 +74,7 @@ def test_the_variants_are_caught_where_their_bug_acts(result):
     # The library refuses eta x 100 (ApproxProject's nu > 1) before any check is made.
     raised = matrix.xs("pgd_eta_x100", level="variant")
     assert raised.loc["proj_out2", "error"].startswith("ValueError: nu =")
-    assert raised.loc["fpl", "error"] == "" and raised.loc["fpl", "seeds"] == 3
+    assert raised.loc["fpl", "error"] == "" and raised.loc["fpl", "seeds"] == 4
     # A variant is never detected by a check of code it does not touch.
     assert (
         not matrix.xs("exp4p_flipped_outcome", level="variant")["detected"]
@@ -89,7 +89,7 @@ def test_matrix_columns_markdown_and_metadata(result):
     assert list(matrix["variant"].unique()) == list(variant_names())
     assert len(matrix) == len(STATEMENTS) * (1 + len(VARIANTS))
     ran = matrix[matrix["error"] == ""]
-    assert (ran["seeds"] == 3).all() and (ran["detections"] <= ran["seeds"]).all()
+    assert (ran["seeds"] == 4).all() and (ran["detections"] <= ran["seeds"]).all()
     lines = detection_markdown(result).splitlines()
     assert lines[2].split("|")[2].strip() == STATEMENTS[0].name
     assert lines[4].startswith(f"| {CORRECT.name} |")
