@@ -13,10 +13,19 @@ from cdbandits.oracle_methods.exploration import uniform_exploration
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy
 from cdbandits.randomness import named_generator
 
+#: The population and class of the detection setting: 2 actions, one feature, 8 stumps.
+ENVIRONMENT = {
+    "n_actions": 2,
+    "n_features": 1,
+    "n_contexts": 20,
+    "intransitivity": 0.0,
+    "n_bins": 3,
+}
+
 
 def informative_game():
     """``(game, oracle, value)``: the compact game, its exact oracle and its LP value."""
-    environment = build_environment(EnvironmentSettings(2, 1, 20, 0.0, 3), 0)
+    environment = build_environment(EnvironmentSettings(**ENVIRONMENT), 0)
     sample, game, oracle = environment.explore_game(
         uniform_exploration(2), 2, named_generator(0, "oracle", "solvers", 3)
     )

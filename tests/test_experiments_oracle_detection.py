@@ -8,6 +8,7 @@ import dataclasses
 
 import pandas as pd
 import pytest
+from informative_game import ENVIRONMENT
 
 from cdbandits.experiments.oracle.broken_variants import CORRECT, VARIANTS, variant_names
 from cdbandits.experiments.oracle.detection import (
@@ -28,13 +29,7 @@ TINY = {
     "delta": 0.05,
     "detection": {
         "seeds": 4,
-        "environment": {
-            "n_actions": 2,
-            "n_features": 1,
-            "n_contexts": 20,
-            "intransitivity": 0.0,
-            "n_bins": 3,
-        },
+        "environment": ENVIRONMENT,
         "explore_first": {"explore_rounds": 4000, "fpl_rounds": 5, "pgd_iterations": 2},
         "solvers": {"explore_rounds": 2, "fpl_rounds": 1000, "pgd_iterations": 64},
         "regret": {"horizon": 20000, "fpl_rounds": 5},

@@ -2,6 +2,7 @@
 
 import pandas as pd
 import pytest
+from informative_game import ENVIRONMENT
 
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import (
@@ -77,13 +78,7 @@ def test_every_trial_runs_and_the_bounds_hold(shards):
 #: every bound exceeds the largest value its quantity can take.) The bounds of the game
 #: solvers are checked with power in tests/test_experiments_oracle_detection.py.
 INFORMATIVE = TINY | {
-    "environment": {
-        "n_actions": 2,
-        "n_features": 1,
-        "n_contexts": 20,
-        "intransitivity": 0.0,
-        "n_bins": 3,
-    },
+    "environment": ENVIRONMENT,
     "explore_first": TINY["explore_first"] | {"explore_rounds": [4000]},
     "regret": {"horizons": [20000], "fpl_rounds": 5},
 }

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -115,7 +116,7 @@ class _MaximisingOracle(PolicyOracle):
 class _MaximisingFPL(SparringFPL):
     """SparringFPL whose two copies maximise their losses (the oracle's sign confused)."""
 
-    def fit(self, game: CompactGame, oracle: PolicyOracle, rng: np.random.Generator):
+    def fit(self, game: CompactGame, oracle: PolicyOracle, rng: np.random.Generator) -> SparringFPL:
         return super().fit(game, _MaximisingOracle(oracle), rng)
 
 
@@ -130,7 +131,7 @@ class _SteepPGD(ProjectedGD):
 class _StillPGD(ProjectedGD):
     """ProjectedGD whose ApproxProject takes no step (``nu = 0``): ``w_t = w_1`` throughout."""
 
-    def __init__(self, **parameters) -> None:
+    def __init__(self, **parameters: Any) -> None:
         super().__init__(**parameters, nu=0.0)
 
 

@@ -288,7 +288,9 @@ def _statement_cell(
     rows = table if table.empty else statement_rows(statement, tables)
     if rows.empty:
         # Its rows' part raised (rows of other parts of the sweep may be there).
-        error = errors[statement.experiment]
+        error = errors.get(statement.experiment)
+        if not error:
+            raise ValueError(f"{statement.name}: its selection keeps no {statement.experiment} row")
         return cell | {"seeds": 0, "detections": 0, "detected": False, "error": error}, None
     checks = check_statement(statement, rows)
     failures = int((~checks["held"]).sum())
@@ -346,7 +348,14 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
             )
             for experiment in _TRIALS
         }
-        errors = {part.experiment: runs[part.name].error for part in PARTS if runs[part.name].error}
+        errors: dict[str, str] = {}
+        for part in PARTS:
+            if runs[part.name].error:
+                errors[part.experiment] = "; ".join(
+                    filter(None, (errors.get(part.experiment), runs[part.name].error))
+                )
+        if variant is CORRECT and errors:
+            raise RuntimeError(f"the correct implementation raised: {errors}")
         for statement in STATEMENTS:
             cell, checks = _statement_cell(statement, variant, tables, errors, settings.delta)
             cells.append(cell)
