@@ -48,7 +48,16 @@ def test_coverage_and_slopes_follow_their_definitions(tables):
     assert (
         coverage["informative"] == (coverage["bound"] < coverage.index.get_level_values(1))
     ).all()
-    assert coverage["meets_guarantee"].all()
+    # Coverage is the share of seeds whose regret is under the bound.
+    exp4p = runs[runs["algorithm"] == "sparring_exp4p"]
+    for key, group in exp4p.groupby(["setting", "horizon"]):
+        under = (group["regret"] <= coverage.loc[key, "bound"]).mean()
+        assert coverage.loc[key, "coverage"] == under
+    # At these horizons the bound exceeds T (it cannot fail); what can: SparringEXP4.P
+    # learns, its regret at T = 400 on iris is below uniform play's (measured 72.3 vs 84.1).
+    regret = tables["regret"].set_index(["setting", "algorithm", "horizon"])["mean"]
+    iris = regret.loc["supervised_iris"]
+    assert iris.loc[("sparring_exp4p", 400)] < iris.loc[("uniform", 400)] - 5
     slopes = tables["slopes"].set_index(["setting", "algorithm"])
     rows = runs[(runs["setting"] == "synthetic_K3_N20") & (runs["algorithm"] == "uniform")]
     means = rows.groupby("horizon")["regret"].mean()
@@ -75,7 +84,8 @@ def test_coverage_counts_the_seeds_under_the_bound(tables):
 def test_summary_and_markdown(tables):
     summary = online_summary(tables, 0.05)
     json.dumps(summary, allow_nan=False)  # undefined slopes become None
-    assert summary["all_bounds_hold"] is True
+    meets = tables["coverage"]["coverage"] >= 0.95
+    assert summary["all_bounds_hold"] is bool(meets.all())
     assert summary["settings"]["adversarial_K3_N10"]["regret_slope"]["uniform"] is None
     assert summary["worst_coverage"] == tables["coverage"]["coverage"].min()
     markdown = coverage_markdown(tables["coverage"]).splitlines()

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from informative_game import informative_game
 
 from cdbandits.contextual.environments import (
     StochasticEnvironment,
@@ -46,13 +47,25 @@ def test_fpl_reaches_the_lp_value_of_a_tiny_game(scheme):
     payoff_range = mhat.max() - mhat.min()
     # Measured gaps: 0.006 (uniform) and 0.003 (skew) at N = 5000; tolerance 2.5% of the range.
     assert 0 <= value - achieved <= 0.025 * payoff_range
-    assert value - achieved <= fpl_gap_bound(game.bound, game.n_rounds, 5000, 0.05)
     first, last = fpl.trace_
     assert (first.iteration, first.oracle_calls, last.iteration) == (50, 100, 5000)
     assert value - row_security(game, oracle, first.row_vector).value > value - achieved
     np.testing.assert_allclose(fpl.row_mixture_.vector(oracle), fpl.row_vector_, atol=1e-12)
     assert fpl.n_oracle_calls_ == 10_000
     assert fpl.alpha_ == pytest.approx(fpl_alpha(game.bound, 5000))
+
+
+def assert_theorem_fpl(solver=SparringFPL):
+    """Theorem fpl on a game where its bound is a fifth of the payoff range 2L."""
+    game, oracle, value = informative_game()
+    fpl = solver(n_rounds=2000).fit(game, oracle, np.random.default_rng(0))
+    bound = fpl_gap_bound(game.bound, game.n_rounds, 2000, 0.05)
+    assert bound < 0.25 * 2 * game.bound
+    assert 0 <= value - row_security(game, oracle, fpl.row_vector_).value <= bound
+
+
+def test_fpl_meets_theorem_fpl_where_its_bound_bites():
+    assert_theorem_fpl()
 
 
 def test_fpl_output_is_the_uniform_mixture_of_its_row_policies():

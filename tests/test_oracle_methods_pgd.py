@@ -3,6 +3,7 @@
 import cvxpy as cp
 import numpy as np
 import pytest
+from informative_game import informative_game
 
 from cdbandits.contextual.environments import (
     StochasticEnvironment,
@@ -95,19 +96,35 @@ def test_projected_gd_approaches_the_lp_value_within_its_bounds(scheme):
         pgd = ProjectedGD(n_outer=n, n_inner=n, record_projections=True).fit(game, oracle)
         gap = value - row_security(game, oracle, pgd.row_vector_).value
         gaps.append(gap)
-        eps = pgd_bound(game.bound, n, n)
-        assert 0 <= gap <= eps  # Theorem proj-out2 with ApproxProject
-        # Lemma proj-out1: the average payoff is within eps of the best fixed response.
-        best_fixed = column_security(game, oracle, pgd.column_vector_).value
-        assert pgd.mean_payoff_ >= best_fixed - pgd_outer_bound(
-            game.bound, n, approx_project_factor(n)
-        )
-        assert all(record.certificate >= -record.bound for record in pgd.projections_)
+        assert gap >= 0
         assert pgd.n_oracle_calls_ == 1 + n + (n - 1) * n
         np.testing.assert_allclose(pgd.row_mixture_.vector(oracle), pgd.row_vector_, atol=1e-12)
     # Measured gaps at T_in = T_out = 100: 0.040 (uniform) and 0.012 (skew); 12% of the range.
     assert gaps[1] <= 0.12 * payoff_range
     assert gaps[1] <= gaps[0]
+
+
+def assert_pgd_bounds(solver=ProjectedGD):
+    """Lemma proj-out1, Theorems proj-out2 and approx-proj where their bounds bite.
+
+    At T_in = T_out = 64 the bounds are 3 (of a payoff range 2L = 8) and 1 per unit step.
+    """
+    game, oracle, value = informative_game()
+    n = 64
+    pgd = solver(n_outer=n, n_inner=n, record_projections=True).fit(game, oracle)
+    eps = pgd_bound(game.bound, n, n)
+    assert eps < 0.4 * 2 * game.bound
+    # Theorem proj-out2 with ApproxProject.
+    assert 0 <= value - row_security(game, oracle, pgd.row_vector_).value <= eps
+    # Lemma proj-out1: the average payoff is within eps of the best fixed response.
+    best_fixed = column_security(game, oracle, pgd.column_vector_).value
+    assert best_fixed - pgd.mean_payoff_ <= pgd_outer_bound(game.bound, n, approx_project_factor(n))
+    # Theorem approx-proj, every projection (a zero step's certificate is 0 up to round-off).
+    assert all(r.certificate >= -r.bound - 1e-12 for r in pgd.projections_)
+
+
+def test_projected_gd_meets_its_bounds_where_they_bite():
+    assert_pgd_bounds()
 
 
 def test_projected_gd_is_deterministic_and_checks_its_budget():

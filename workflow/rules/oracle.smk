@@ -65,6 +65,38 @@ rule measure_oracle_scaling:
         "../scripts/measure_oracle_scaling.py"
 
 
+# Power of the bound checks (issue 11): the correct implementation and every broken variant
+# of cdbandits.experiments.oracle.broken_variants through the checks of the bound table.
+rule detect_broken_variants:
+    input:
+        library=oracle_library("detection"),
+    output:
+        matrix=report(
+            oracle_table("detection"),
+            caption="../report/oracle/detection.rst",
+            category=ORACLE_CATEGORY,
+            subcategory="Bounds",
+        ),
+        checks=oracle_table("detection_checks"),
+        markdown="results/oracle/detection.md",
+        metadata="results/oracle/detection.json",
+    params:
+        oracle=config_subset(ORACLE, DetectionSettings.KEYS),
+        seed=config["seed"],
+    log:
+        "results/logs/detect_broken_variants.log",
+    benchmark:
+        "results/benchmarks/detect_broken_variants.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/detect_broken_variants.py"
+
+
 rule summarise_oracle:
     input:
         **{
@@ -195,6 +227,7 @@ rule execute_oracle_notebook:
 rule oracle:
     input:
         rules.measure_oracle_scaling.output,
+        rules.detect_broken_variants.output,
         rules.summarise_oracle.output,
         rules.plot_oracle_figures.output,
         rules.execute_oracle_notebook.output,

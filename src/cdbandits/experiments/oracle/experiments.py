@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,8 +78,11 @@ from .settings import (
 )
 
 __all__ = [
+    "CERTIFICATE_ROUNDING",
+    "LIBRARY",
     "ExactMaxminSolver",
     "ExploreFirstTrial",
+    "Implementations",
     "RegretTrial",
     "SeedTrial",
     "Trial",
@@ -94,6 +98,10 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 Row = dict[str, Any]
+
+#: Round-off allowed in ``certificate >= -bound`` (Theorem approx-proj): a projection of a
+#: zero step has bound 0 and a certificate of about -1e-17.
+CERTIFICATE_ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,33 @@ class SeedTrial:
 Trial = ExploreFirstTrial | RegretTrial | SeedTrial
 
 
+@dataclass(frozen=True)
+class Implementations:
+    """The code a trial runs: the library's by default (:data:`LIBRARY`).
+
+    The detection of broken implementations
+    (:mod:`cdbandits.experiments.oracle.detection`) runs the same trials with one of these
+    replaced, so that the bound checks it applies are exactly the sweeps'.
+
+    Attributes
+    ----------
+    scheme : callable
+        ``scheme(estimator, K)``: the exploration scheme of an estimator name.
+    fpl, pgd : type
+        The game solvers (constructed with the trial's budget).
+    sparring : type
+        SparringEXP4.P (constructed with the action table and ``delta``).
+    regret : callable
+        ``regret(log, oracle, checkpoints)``: the regret (rd1) of an episode.
+    """
+
+    scheme: Callable[[str, int], FixedExploration]
+    fpl: type[SparringFPL] = SparringFPL
+    pgd: type[ProjectedGD] = ProjectedGD
+    sparring: type[SparringExp4P] = SparringExp4P
+    regret: Callable[..., Any] = regret_curve
+
+
 def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
     """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
     if estimator == "importance_weighted":
@@ -130,6 +165,10 @@ def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
     if estimator == "skew_symmetrised":
         return skew_symmetric_exploration(n_actions)
     raise ValueError(f"unknown estimator {estimator!r}")
+
+
+#: The library's implementations, used by every sweep.
+LIBRARY = Implementations(scheme=scheme_of)
 
 
 def sweep_trials(settings: ExperimentSettings) -> list[Trial]:
@@ -151,13 +190,14 @@ def explore_first_trial(
     settings: ExploreFirstSettings,
     trial: ExploreFirstTrial,
     seed: int,
+    implementations: Implementations = LIBRARY,
 ) -> list[Row]:
     """One (estimator, ``m``, seed) of the ``explore_first`` experiment (module docstring)."""
     delta = settings.delta
     estimator, m, index = trial.estimator, trial.n_explore, trial.seed
     rng = named_generator(seed, "oracle", settings.name, index, estimator, m)
     explore_rng, fpl_rng = rng.spawn(2)
-    scheme = scheme_of(estimator, environment.n_actions)
+    scheme = implementations.scheme(estimator, environment.n_actions)
     sample, game, oracle = environment.explore_game(scheme, m, explore_rng)
     mhat = environment.empirical_matrix(game, sample)
     deviation = float(np.abs(mhat - environment.true_matrix).max())
@@ -205,7 +245,7 @@ def explore_first_trial(
     lp_gap = solution.upper - solution.lower
     rows = [row("lp", 0, 0, environment.lp_mixture(solution), None, lp_gap, delta)]
     n_fpl = settings.fpl_rounds
-    fpl = SparringFPL(n_rounds=n_fpl).fit(game, oracle, fpl_rng)
+    fpl = implementations.fpl(n_rounds=n_fpl).fit(game, oracle, fpl_rng)
     rows.append(
         row(
             "fpl",
@@ -218,7 +258,7 @@ def explore_first_trial(
         )
     )
     n_pgd = settings.pgd_iterations
-    pgd = ProjectedGD(n_outer=n_pgd, n_inner=n_pgd).fit(game, oracle)
+    pgd = implementations.pgd(n_outer=n_pgd, n_inner=n_pgd).fit(game, oracle)
     rows.append(
         row(
             "pgd",
@@ -234,7 +274,11 @@ def explore_first_trial(
 
 
 def solvers_trial(
-    environment: SweepEnvironment, settings: SolversSettings, trial: SeedTrial, seed: int
+    environment: SweepEnvironment,
+    settings: SolversSettings,
+    trial: SeedTrial,
+    seed: int,
+    implementations: Implementations = LIBRARY,
 ) -> list[Row]:
     """One seed of the ``solvers`` experiment: FPL for every ``N``, PGD for every ``T``.
 
@@ -243,7 +287,7 @@ def solvers_trial(
     """
     delta, index, m = settings.delta, trial.seed, settings.explore_rounds
     sample, game, oracle = environment.explore_game(
-        scheme_of(settings.estimator, environment.n_actions),
+        implementations.scheme(settings.estimator, environment.n_actions),
         m,
         named_generator(seed, "oracle", settings.name, index),
     )
@@ -261,7 +305,7 @@ def solvers_trial(
     rows = []
     for n in settings.fpl_rounds:
         rng = named_generator(seed, "oracle", settings.name, index, "fpl", n)
-        fpl = SparringFPL(n_rounds=n).fit(game, oracle, rng)
+        fpl = implementations.fpl(n_rounds=n).fit(game, oracle, rng)
         rows.append(
             base
             | _solver_row(environment, game, oracle, fpl, value)
@@ -272,7 +316,7 @@ def solvers_trial(
             }
         )
     for t in settings.pgd_iterations:
-        pgd = ProjectedGD(n_outer=t, n_inner=t, record_projections=True).fit(game, oracle)
+        pgd = implementations.pgd(n_outer=t, n_inner=t, record_projections=True).fit(game, oracle)
         records = pgd.projections_
         best_fixed = column_security(game, oracle, pgd.column_vector_).value
         rows.append(
@@ -285,9 +329,13 @@ def solvers_trial(
                 "regret_gap": best_fixed - pgd.mean_payoff_,
                 "regret_bound": pgd_outer_bound(game.bound, t, approx_project_factor(t)),
                 "projections": len(records),
-                "projections_held": sum(r.certificate >= -r.bound for r in records),
+                "projections_held": sum(
+                    r.certificate >= -r.bound - CERTIFICATE_ROUNDING for r in records
+                ),
+                # A projection of a zero step (B u_t = 0) has bound 0 and no shortfall.
                 "projection_shortfall": max(
-                    (-r.certificate / r.bound for r in records), default=math.nan
+                    (-r.certificate / r.bound for r in records if r.bound > 0),
+                    default=math.nan,
                 ),
                 "projection_distance": _mean([r.distance for r in records]),
                 # Theorem approx-proj's quantity: the worst -min_s F(s, vbar) / ||z - v_1||.
@@ -354,26 +402,32 @@ class ExactMaxminSolver:
 
 
 def regret_trial(
-    environment: SweepEnvironment, settings: RegretSettings, trial: RegretTrial, seed: int
+    environment: SweepEnvironment,
+    settings: RegretSettings,
+    trial: RegretTrial,
+    seed: int,
+    implementations: Implementations = LIBRARY,
 ) -> list[Row]:
     """One (horizon, seed) of the ``regret`` experiment: explore-then-exploit and SparringEXP4.P."""
     delta, horizon, index = settings.delta, trial.horizon, trial.seed
     k = environment.n_actions
     n_policies = environment.n_policies
-    scheme = uniform_exploration(k)
+    scheme = implementations.scheme("importance_weighted", k)
     share = settings.failure_share
     m = settings.explore_rounds(horizon, n_policies, k)
     n_fpl = settings.fpl_rounds
     rows = []
     for name, solver, solver_rounds in (
-        ("explore_exploit_fpl", SparringFPL(n_rounds=n_fpl), n_fpl),
+        ("explore_exploit_fpl", implementations.fpl(n_rounds=n_fpl), n_fpl),
         ("explore_exploit_lp", ExactMaxminSolver(environment), None),
     ):
         rng = named_generator(seed, "oracle", "regret", index, horizon)
         run = explore_then_exploit(
             environment.environment, environment.stumps, horizon, m, solver, rng, scheme
         )
-        explore_regret, regret = regret_curve(run.log, environment.population_oracle, [m, horizon])
+        explore_regret, regret = implementations.regret(
+            run.log, environment.population_oracle, [m, horizon]
+        )
         rows.append(
             {
                 "algorithm": name,
@@ -394,7 +448,7 @@ def regret_trial(
             }
         )
     table = ActionTable(np.ascontiguousarray(environment.actions), k)
-    sparring = SparringExp4P(table, delta)
+    sparring = implementations.sparring(table, delta)
     log = sparring.run(
         environment.environment,
         horizon,
@@ -413,7 +467,9 @@ def regret_trial(
             "delta": delta,
             "fpl_rounds": 0,
             "oracle_calls": 0,
-            "regret": float(regret_curve(log, environment.population_oracle, [horizon])[0]),
+            "regret": float(
+                implementations.regret(log, environment.population_oracle, [horizon])[0]
+            ),
             "explore_regret": 0.0,
             "regret_bound": sparring_exp4p_regret_bound(horizon, k, n_policies, delta).total,
             "exploitability": -contextual_exploitability(

@@ -1,0 +1,457 @@
+"""Power of the bound checks: which broken implementations each check detects.
+
+Every variant of :mod:`.broken_variants` (and the correct implementation, the control) runs
+the sweep trials of :mod:`.experiments` at a small setting (:class:`DetectionSettings`,
+config ``oracle.detection``), and every statement of :data:`~.statements.STATEMENTS` is
+checked on its rows exactly as the bound table checks it (:func:`~.tables.check_statement`:
+at each seed, whether the statement's bound held). A check *detects* a variant when the
+bound failed at more than a fraction ``delta`` of the seeds, i.e. when the bound table's
+guarantee (coverage at least ``1 - delta``) would fail; a check that detects no variant has
+no power (:func:`check_power`), and one that flags the correct implementation raises a
+false alarm.
+
+The setting is small (2 actions, one feature, 8 stumps) and its budgets are chosen so
+that each check's bound is informative (below the quantity's ceiling) where that is
+affordable: ``m`` large for Lemma eq. (f2) and Lemma explore-first, a game of ``m = 2``
+exploration rounds for the solvers (its payoffs span the range ``L`` allows, so
+the gaps of broken solvers reach the bounds), and a long horizon for the regret bounds.
+
+Only the trials a variant can change are run: a sweep part (:data:`PARTS`) whose rows do
+not depend on the component a variant replaces reuses the correct implementation's rows,
+which are then identical (same code, same named random streams).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from .broken_variants import CORRECT, VARIANTS, BrokenVariant
+from .environment import SweepEnvironment, build_environment
+from .experiments import (
+    LIBRARY,
+    Row,
+    Trial,
+    explore_first_trial,
+    regret_trial,
+    solvers_trial,
+    sweep_trials,
+)
+from .settings import (
+    EnvironmentSettings,
+    ExperimentSettings,
+    ExploreFirstSettings,
+    RegretSettings,
+    SettingsError,
+    SolversSettings,
+)
+from .statements import STATEMENTS, Statement
+from .tables import check_statement, json_records, statement_rows
+
+__all__ = [
+    "DETECTION_COLUMNS",
+    "PARTS",
+    "DetectionResult",
+    "DetectionSettings",
+    "PartRun",
+    "SweepPart",
+    "check_power",
+    "detect_broken_variants",
+    "detection_markdown",
+    "detection_metadata",
+    "run_part",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Columns of the detection matrix (one row per statement and variant).
+DETECTION_COLUMNS = (
+    "statement",
+    "variant",
+    "seeds",
+    "detections",
+    "detected",
+    "component",
+    "error",
+)
+
+
+def _positive_int(section: Mapping[str, Any], key: str, path: str) -> int:
+    if key not in section:
+        raise SettingsError(f"{path}.{key}: missing")
+    value = section[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SettingsError(f"{path}.{key}: expected a positive integer; got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class DetectionSettings:
+    """``oracle.detection`` with ``oracle.delta``: the setting the variants run at.
+
+    Attributes
+    ----------
+    delta : float
+        Failure probability of every statement (``oracle.delta``).
+    seeds : int
+    environment : EnvironmentSettings
+    explore_first : ExploreFirstSettings
+        One ``m``, both estimators.
+    solvers : SolversSettings
+        One ``N`` and one ``T_in = T_out``.
+    regret : RegretSettings
+        One horizon.
+    """
+
+    KEYS: ClassVar[tuple[str, ...]] = ("delta", "detection")
+
+    delta: float
+    seeds: int
+    environment: EnvironmentSettings
+    explore_first: ExploreFirstSettings
+    solvers: SolversSettings
+    regret: RegretSettings
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> DetectionSettings:
+        """From the ``oracle`` section (its ``delta`` and ``detection``)."""
+        path = "oracle.detection"
+        section = config.get("detection")
+        if not isinstance(section, Mapping):
+            raise SettingsError(f"{path}: expected a mapping; got {section!r}")
+        delta = float(config["delta"])
+        seeds = _positive_int(section, "seeds", path)
+        parts = {}
+        for name in ("environment", "explore_first", "solvers", "regret"):
+            part = section.get(name)
+            if not isinstance(part, Mapping):
+                raise SettingsError(f"{path}.{name}: expected a mapping; got {part!r}")
+            parts[name] = part
+        environment = parts["environment"]
+        try:
+            environment_settings = EnvironmentSettings(
+                n_actions=_positive_int(environment, "n_actions", f"{path}.environment"),
+                n_features=_positive_int(environment, "n_features", f"{path}.environment"),
+                n_contexts=_positive_int(environment, "n_contexts", f"{path}.environment"),
+                intransitivity=float(environment["intransitivity"]),
+                n_bins=_positive_int(environment, "n_bins", f"{path}.environment"),
+            )
+        except KeyError as error:
+            raise SettingsError(f"{path}.environment.{error.args[0]}: missing") from None
+
+        def integer(name: str, key: str) -> int:
+            return _positive_int(parts[name], key, f"{path}.{name}")
+
+        settings = cls(
+            delta=delta,
+            seeds=seeds,
+            environment=environment_settings,
+            explore_first=ExploreFirstSettings(
+                delta=delta,
+                seeds=seeds,
+                estimators=("importance_weighted", "skew_symmetrised"),
+                explore_rounds=(integer("explore_first", "explore_rounds"),),
+                fpl_rounds=integer("explore_first", "fpl_rounds"),
+                pgd_iterations=integer("explore_first", "pgd_iterations"),
+            ),
+            solvers=SolversSettings(
+                delta=delta,
+                seeds=seeds,
+                explore_rounds=integer("solvers", "explore_rounds"),
+                fpl_rounds=(integer("solvers", "fpl_rounds"),),
+                pgd_iterations=(integer("solvers", "pgd_iterations"),),
+            ),
+            regret=RegretSettings(
+                delta=delta,
+                seeds=seeds,
+                horizons=(integer("regret", "horizon"),),
+                fpl_rounds=integer("regret", "fpl_rounds"),
+            ),
+        )
+        try:
+            settings.regret.check_horizons(environment_settings)
+        except SettingsError as error:
+            reason = str(error).partition(": ")[2]
+            raise SettingsError(f"{path}.regret.horizon: {reason}") from None
+        return settings
+
+
+@dataclass(frozen=True)
+class SweepPart:
+    """Trials of one sweep whose rows depend only on some of the implementations.
+
+    Attributes
+    ----------
+    name : str
+    experiment : str
+        The sweep (its rows join that sweep's table).
+    uses : frozenset of str
+        Fields of :class:`~.experiments.Implementations` the rows depend on.
+    """
+
+    name: str
+    experiment: str
+    uses: frozenset[str]
+
+    def settings(self, detection: DetectionSettings) -> ExperimentSettings:
+        """The sweep settings of this part."""
+        if self.name == "solvers_fpl":
+            return dataclasses.replace(detection.solvers, pgd_iterations=())
+        if self.name == "solvers_pgd":
+            return dataclasses.replace(detection.solvers, fpl_rounds=())
+        return getattr(detection, self.experiment)
+
+
+#: The parts every variant may run; SparringFPL and ProjectedGD rows of ``solvers`` apart.
+PARTS = (
+    SweepPart("explore_first", "explore_first", frozenset({"scheme", "fpl", "pgd"})),
+    SweepPart("solvers_fpl", "solvers", frozenset({"scheme", "fpl"})),
+    SweepPart("solvers_pgd", "solvers", frozenset({"scheme", "pgd"})),
+    SweepPart("regret", "regret", frozenset({"scheme", "fpl", "sparring", "regret"})),
+)
+
+_TRIALS: dict[str, Any] = {
+    "explore_first": explore_first_trial,
+    "solvers": solvers_trial,
+    "regret": regret_trial,
+}
+
+
+def _replaced(variant: BrokenVariant) -> frozenset[str]:
+    """Fields of the variant's implementations that differ from the library's."""
+    return frozenset(
+        field.name
+        for field in dataclasses.fields(LIBRARY)
+        if getattr(variant.implementations, field.name) is not getattr(LIBRARY, field.name)
+    )
+
+
+@dataclass(frozen=True)
+class PartRun:
+    """The rows of a part's trials, or the error the run raised (then no rows)."""
+
+    rows: list[Row]
+    error: str = ""
+
+
+def run_part(
+    part: SweepPart,
+    settings: DetectionSettings,
+    environment: SweepEnvironment,
+    variant: BrokenVariant,
+    seed: int,
+) -> PartRun:
+    """Every trial of a part with the variant's implementations (or the error it raised)."""
+    experiment = part.settings(settings)
+    run_trial = _TRIALS[part.experiment]
+    rows: list[Row] = []
+    trials: list[Trial] = sweep_trials(experiment)
+    try:
+        for trial in trials:
+            rows.extend(run_trial(environment, experiment, trial, seed, variant.implementations))
+    except ValueError as error:
+        return PartRun([], f"{type(error).__name__}: {error}")
+    return PartRun(rows)
+
+
+@dataclass(frozen=True)
+class DetectionResult:
+    """The detection matrix and its per-check summary.
+
+    Attributes
+    ----------
+    matrix : pandas.DataFrame
+        :data:`DETECTION_COLUMNS`, one row per (statement, variant), the control first.
+    checks : pandas.DataFrame
+        One row per statement (:func:`check_power`).
+    """
+
+    matrix: pd.DataFrame
+    checks: pd.DataFrame
+
+
+def _statement_cell(
+    statement: Statement,
+    variant: BrokenVariant,
+    tables: Mapping[str, pd.DataFrame],
+    errors: Mapping[str, str],
+    delta: float,
+) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """A row of the matrix, and the statement's checks (None when its run raised)."""
+    cell = {"statement": statement.name, "variant": variant.name, "component": variant.component}
+    table = tables[statement.experiment]
+    rows = table if table.empty else statement_rows(statement, tables)
+    if rows.empty:
+        # Its rows' part raised (rows of other parts of the sweep may be there).
+        error = errors.get(statement.experiment)
+        if not error:
+            raise ValueError(f"{statement.name}: its selection keeps no {statement.experiment} row")
+        return cell | {"seeds": 0, "detections": 0, "detected": False, "error": error}, None
+    checks = check_statement(statement, rows)
+    failures = int((~checks["held"]).sum())
+    return cell | {
+        "seeds": len(checks),
+        "detections": failures,
+        "detected": bool(failures > delta * len(checks)),
+        "error": "",
+    }, checks
+
+
+def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionResult:
+    """Run the control and every variant through every check of :data:`STATEMENTS`.
+
+    Parameters
+    ----------
+    settings : DetectionSettings
+    seed : int
+        The master seed (the population's stream ``("oracle", "population")`` and the
+        trials' streams, as in the sweeps).
+
+    Returns
+    -------
+    DetectionResult
+    """
+    environment = build_environment(settings.environment, seed)
+    control: dict[str, PartRun] = {}
+    cells: list[dict[str, Any]] = []
+    control_checks: dict[str, pd.DataFrame] = {}
+    for variant in (CORRECT, *VARIANTS):
+        replaced = _replaced(variant)
+        runs = {}
+        for part in PARTS:
+            if variant is CORRECT or replaced & part.uses:
+                runs[part.name] = run_part(part, settings, environment, variant, seed)
+                logger.info(
+                    "%s on %s: %d rows%s",
+                    variant.name,
+                    part.name,
+                    len(runs[part.name].rows),
+                    f" ({runs[part.name].error})" if runs[part.name].error else "",
+                )
+            else:
+                runs[part.name] = control[part.name]
+        if variant is CORRECT:
+            control = runs
+        tables = {
+            experiment: pd.DataFrame(
+                [
+                    row
+                    for part in PARTS
+                    if part.experiment == experiment
+                    for row in runs[part.name].rows
+                ]
+            )
+            for experiment in _TRIALS
+        }
+        errors: dict[str, str] = {}
+        for part in PARTS:
+            if runs[part.name].error:
+                errors[part.experiment] = "; ".join(
+                    filter(None, (errors.get(part.experiment), runs[part.name].error))
+                )
+        if variant is CORRECT and errors:
+            raise RuntimeError(f"the correct implementation raised: {errors}")
+        for statement in STATEMENTS:
+            cell, checks = _statement_cell(statement, variant, tables, errors, settings.delta)
+            cells.append(cell)
+            if variant is CORRECT and checks is not None:
+                control_checks[statement.name] = checks
+    matrix = pd.DataFrame(cells, columns=list(DETECTION_COLUMNS))
+    return DetectionResult(matrix, check_power(matrix, control_checks))
+
+
+def check_power(matrix: pd.DataFrame, control_checks: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per statement: how informative its bound was, false alarms, variants detected.
+
+    Columns ``statement``, ``reference``, ``median_bound`` and ``median_measured`` (of the
+    correct implementation), ``ceiling`` (the largest value the quantity can take),
+    ``informative`` (every trial's bound below its ceiling), ``false_alarm`` (the control
+    detected), ``variants_detected`` (among the broken variants), ``power`` (``"no power"``
+    when none).
+    """
+    rows = []
+    broken = matrix[matrix["variant"] != CORRECT.name]
+    for statement in STATEMENTS:
+        checks = control_checks[statement.name]
+        control = matrix[
+            (matrix["statement"] == statement.name) & (matrix["variant"] == CORRECT.name)
+        ]
+        detected = broken[(broken["statement"] == statement.name) & broken["detected"]]
+        median_bound = float(checks["bound"].median())
+        ceiling = float(checks["ceiling"].median())
+        rows.append(
+            {
+                "statement": statement.name,
+                "reference": statement.reference,
+                "median_bound": median_bound,
+                "median_measured": float(checks["measured"].median()),
+                "ceiling": ceiling,
+                "informative": bool(checks["informative"].all()),
+                "false_alarm": bool(control["detected"].iloc[0]),
+                "variants_detected": len(detected),
+                "power": ", ".join(detected["variant"]) if len(detected) else "no power",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def detection_markdown(result: DetectionResult) -> str:
+    """The matrix (variants x statements, cells ``failed seeds / seeds``) and the summary."""
+    matrix, checks = result.matrix, result.checks
+    statements = list(checks["statement"])
+    header = "| variant | " + " | ".join(statements) + " |"
+    lines = [
+        "Detection of broken implementations: seeds at which each statement's bound failed "
+        "/ seeds run (**bold**: detected, the bound failed at more than delta of the seeds; "
+        "`raised`: the run stopped with an error before the check).",
+        "",
+        header,
+        "|" + "---|" * (len(statements) + 1),
+    ]
+    for variant, rows in matrix.groupby("variant", sort=False):
+        cells = []
+        for statement in statements:
+            row = rows[rows["statement"] == statement].iloc[0]
+            if row["error"]:
+                cells.append("raised")
+            else:
+                text = f"{row['detections']}/{row['seeds']}"
+                cells.append(f"**{text}**" if row["detected"] else text)
+        lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| statement | reference | median bound | median measured (correct) | ceiling "
+        "| informative | false alarm | variants detected |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in checks.itertuples():
+        lines.append(
+            f"| {row.statement} | {row.reference} | {row.median_bound:.4g} | "
+            f"{row.median_measured:.4g} | {row.ceiling:.4g} | {'yes' if row.informative else 'no'} "
+            f"| {'YES' if row.false_alarm else 'no'} | {row.power} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def detection_metadata(result: DetectionResult, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON beside the matrix: the variants, each check's power, the run's ``metadata``.
+
+    ``checks_without_power`` lists the statements no variant was detected by; ``false_alarms``
+    those that flagged the correct implementation (both empty when every check works).
+    """
+    checks = result.checks
+    return {
+        "variants": [
+            {"name": v.name, "component": v.component, "description": v.description}
+            for v in (CORRECT, *VARIANTS)
+        ],
+        "checks": json_records(checks),
+        "checks_without_power": list(checks.loc[checks["variants_detected"] == 0, "statement"]),
+        "false_alarms": list(checks.loc[checks["false_alarm"], "statement"]),
+        "metadata": dict(metadata),
+    }
