@@ -31,7 +31,7 @@ TINY = {
         "seeds": 4,
         "environment": ENVIRONMENT,
         "explore_first": {"explore_rounds": 4000, "fpl_rounds": 5, "pgd_iterations": 2},
-        "solvers": {"explore_rounds": 2, "fpl_rounds": 1000, "pgd_iterations": 64},
+        "solvers": {"explore_rounds": 2, "fpl_rounds": 2500, "pgd_iterations": 169},
         "regret": {"horizon": 20000, "fpl_rounds": 5},
     },
 }

@@ -109,6 +109,7 @@ rule summarise_oracle:
         },
         scaling=rules.measure_oracle_scaling.output.table,
         online=rules.summarise_online.output.coverage,
+        detection=rules.detect_broken_variants.output.matrix,
         library=oracle_library("tables"),
     output:
         **{

@@ -35,6 +35,7 @@ import pandas as pd
 from ...contextual.bounds import sparring_exp4p_regret_bound
 from ...randomness import named_generator
 from ...stats import bootstrap_slope_per_value, clopper_pearson
+from .broken_variants import CORRECT
 from .ceilings import smallest_informative_budget, sparring_budget
 from .statements import STATEMENTS, Statement, evaluate, is_informative
 
@@ -157,6 +158,8 @@ def _setting_detail(
 def detected_variants(detection: pd.DataFrame | None) -> pd.DataFrame:
     """Per statement: broken variants run and detected (empty without a detection table).
 
+    The row of the correct implementation (the detection's control) is not counted.
+
     Raises
     ------
     ValueError
@@ -175,8 +178,9 @@ def detected_variants(detection: pd.DataFrame | None) -> pd.DataFrame:
             f"the detection table names statements {unknown} that STATEMENTS does not "
             "(cdbandits.experiments.oracle.statements)"
         )
-    detected = detection["detected"].astype(str).str.lower().isin({"true", "1"})
-    grouped = detection.assign(detected=detected).groupby("statement", sort=False)
+    broken = detection[detection["variant"] != CORRECT.name]  # the control is no variant
+    detected = broken["detected"].astype(str).str.lower().isin({"true", "1"})
+    grouped = broken.assign(detected=detected).groupby("statement", sort=False)
     return pd.DataFrame(
         {
             "statement": list(grouped.groups),
