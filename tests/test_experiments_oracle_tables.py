@@ -16,8 +16,12 @@ from cdbandits.experiments.oracle.tables import (
 )
 
 
-def test_json_records_write_nan_as_none():
-    assert json_records(pd.DataFrame({"x": [math.nan]})) == [{"x": None}]
+def test_json_records_write_nan_and_infinity_as_none():
+    assert json_records(pd.DataFrame({"x": [math.nan, math.inf, 2.0]})) == [
+        {"x": None},
+        {"x": None},
+        {"x": 2.0},
+    ]
 
 
 def scaling_rows(repeat, baseline_seconds_per_policy):

@@ -257,10 +257,11 @@ def learned_summary(learned: pd.DataFrame) -> pd.DataFrame:
 
 
 def json_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """Rows as dictionaries for JSON, with NaN (an undefined rate or crossover) as ``None``."""
+    """Rows as dictionaries for JSON, with NaN (an undefined rate or crossover) and infinity
+    (a ratio to a memory peak measured as 0 MB) as ``None``: JSON has neither."""
     return [
         {
-            key: (None if isinstance(value, float) and math.isnan(value) else value)
+            key: (None if isinstance(value, float) and not math.isfinite(value) else value)
             for key, value in row.items()
         }
         for row in frame.to_dict(orient="records")
