@@ -164,13 +164,6 @@ def test_online_rows_count_horizons_whose_bound_is_below_t(tables):
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the README's bound table is pasted from a run of the default config, which this "
-        "branch's new columns await (python -m cdbandits.workflow.readme update after it)"
-    ),
-)
 def test_the_readme_shows_the_bound_table_markdown_the_workflow_writes():
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     name = "results/oracle/bound_table.md"
