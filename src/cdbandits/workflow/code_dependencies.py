@@ -9,6 +9,7 @@ any of them changes, and only then.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 __all__ = ["source_files"]
@@ -32,8 +33,13 @@ def _dotted_name(root: Path, file: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported_modules(root: Path, file: Path) -> set[str]:
-    """Dotted names (inside the package) of the package modules ``file`` imports."""
+@functools.cache
+def _imported_modules(root: Path, file: Path) -> frozenset[str]:
+    """Dotted names (inside the package) of the package modules ``file`` imports.
+
+    Cached: the workflow asks for the sources of about fifty rules, which share most files
+    (each parse would otherwise be repeated in every job a cluster starts).
+    """
     own = _dotted_name(root, file)
     package = own if file.name == "__init__.py" else own.rpartition(".")[0]
     found: set[str] = set()
@@ -57,7 +63,7 @@ def _imported_modules(root: Path, file: Path) -> set[str]:
             for alias in node.names:
                 if (alias.name + ".").startswith("cdbandits."):
                     found.add(alias.name.removeprefix("cdbandits").lstrip("."))
-    return found
+    return frozenset(found)
 
 
 def source_files(*modules: str, root: Path = PACKAGE_ROOT) -> list[Path]:
