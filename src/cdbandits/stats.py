@@ -21,7 +21,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats as scipy_stats
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -81,6 +80,10 @@ def binomial_interval(
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     if np.any(s < 0) or np.any(s > n):
         raise ValueError("successes must lie in [0, trials]")
+    # Imported here: scipy.stats takes about a second to import, and the workflow imports this
+    # module (for Z95) every time it reads the Snakefile, in every job a cluster runs.
+    from scipy import stats as scipy_stats
+
     alpha = 1.0 - confidence
     empty = n == 0
     with np.errstate(divide="ignore", invalid="ignore"):
