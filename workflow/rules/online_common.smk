@@ -2,8 +2,8 @@
 # online config parsed and checked once, the parameters of each job, the optional MSLR
 # per-query matrices and the library sources.
 from cdbandits.experiments.online.figures import FIGURE_NAMES as ONLINE_FIGURE_NAMES  # noqa: E402
-from cdbandits.experiments.online.tables import ONLINE_TABLES  # noqa: E402
 from cdbandits.experiments.online.settings import (  # noqa: E402
+    ONLINE_TABLES,
     ExactWinnerSettings,
     OnlineSettings,
     OnlineSweep,

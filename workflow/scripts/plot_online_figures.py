@@ -1,7 +1,7 @@
 import pandas as pd
 
 from cdbandits.experiments.online.figures import FIGURE_NAMES, online_figures
-from cdbandits.experiments.online.tables import ONLINE_TABLES
+from cdbandits.experiments.online.settings import ONLINE_TABLES
 from cdbandits.files import save_figure
 from cdbandits.workflow.jobs import log_to_file
 

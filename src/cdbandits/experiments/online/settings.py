@@ -40,6 +40,7 @@ __all__ = [
     "EnvironmentParameters",
     "ExactWinnerSettings",
     "MslrParameters",
+    "ONLINE_TABLES",
     "OnlineSetting",
     "OnlineSettings",
     "OnlineSweep",
@@ -53,6 +54,10 @@ __all__ = [
 
 #: The algorithms compared, by the names used in the tables.
 ALGORITHMS = ("sparring_exp4p", "sparring_exp3", "uniform")
+
+#: The tables of the sweep (``runs`` and ``curves`` combined from the shards, the others
+#: from :func:`cdbandits.experiments.online.tables.summarise_online`).
+ONLINE_TABLES = ("runs", "curves", "regret", "slopes", "coverage", "online_to_batch")
 
 #: The environments a setting can use.
 ENVIRONMENTS = ("synthetic", "supervised", "adversarial", "mslr")

@@ -1,7 +1,8 @@
 """What the online sweep summarises: combined shards, regret, slopes, coverage, ``eps``.
 
 :func:`combine_online_shards` joins the shards' ``runs`` and ``curves``;
-:func:`summarise_online` turns the episodes into the tables of :data:`ONLINE_TABLES` (mean
+:func:`summarise_online` turns the episodes into the tables of
+:data:`~cdbandits.experiments.online.settings.ONLINE_TABLES` (mean
 regret with 95% confidence intervals and log-log slopes against ``T`` with bootstrap
 intervals; the coverage of the bound of :mod:`cdbandits.contextual.bounds`; ``eps``
 against ``m``); :func:`online_summary` gives the headline numbers, and
@@ -30,7 +31,6 @@ from .experiments import CURVE_KEYS, RUN_KEYS, build_instance
 from .settings import ALGORITHMS, ExactWinnerSettings, setting_kind, setting_order
 
 __all__ = [
-    "ONLINE_TABLES",
     "combine_online_shards",
     "coverage_markdown",
     "exact_winners_table",
@@ -40,10 +40,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-#: The tables of the sweep (``runs`` and ``curves`` combined from the shards, the others
-#: from :func:`summarise_online`).
-ONLINE_TABLES = ("runs", "curves", "regret", "slopes", "coverage", "online_to_batch")
 
 #: Bootstrap resamples of the seeds for the confidence interval of a slope.
 _BOOTSTRAP = 1000
