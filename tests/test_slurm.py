@@ -167,9 +167,9 @@ class TinyRuns:
     failed_step: str
 
 
-# What the tiny runs on the cluster build: two families (24 cluster jobs of 17 rules: shards,
-# verification, summaries, figures, notebooks), enough for every mechanism tested here at a
-# third of the whole workflow's cost. The whole tiny workflow runs through a cluster executor
+# What the tiny runs on the cluster build: two families (shards, verification, summaries,
+# figures, notebooks: 22 cluster jobs), enough for every mechanism tested here at a third of
+# the whole workflow's cost. The whole tiny workflow runs through a cluster executor
 # in tests/test_cluster.py.
 SLURM_TARGETS = ("winners", "appendix")
 # Result folders those targets build completely (they also fetch some data and build one
