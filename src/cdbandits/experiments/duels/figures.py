@@ -104,9 +104,10 @@ def plot_regret(
     height = figure.get_size_inches()[1]
     title_and_caption(
         figure,
-        f"{title}, dueling bandits on real preference data",
+        f"{title} (of the policy class in a contextual environment), dueling bandits",
         f"mean over {seeds} seeds with 95% band; an algorithm's line stops at its horizon; "
-        "contextual panels: against the class's contextual winner, y linear within ±10",
+        "a panel with negative regret (an algorithm beating the winner) has its y axis "
+        "linear within ±10",
     )
     _legend(figure, present)
     # room under the caption (about 0.3 in) and for the two legend rows (about 0.6 in)
@@ -141,12 +142,12 @@ def plot_time_per_round(timings: pd.DataFrame, algorithms: Sequence[str]) -> Any
     axis.set_xscale("log")
     axis.set_yscale("log")
     axis.set_xlabel("number of arms K")
-    axis.set_ylabel("microseconds per round (compiled kernel)")
+    axis.set_ylabel("microseconds per round")
     axis.grid(True, alpha=0.3)
     axis.legend(fontsize=LEGEND_SIZE, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     title_and_caption(
         figure,
-        "Wall time per round of the K-armed algorithms",
+        "Wall time per round of the dueling-bandit algorithms",
         "median over the runs of each environment; bars: fastest to slowest run (shared machine)",
     )
     figure.tight_layout(rect=(0, 0, 1, 0.92))

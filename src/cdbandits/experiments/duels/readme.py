@@ -134,13 +134,28 @@ def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
     )
 
 
+#: The paper's algorithms, which learn over the policy class only.
+POLICY_CLASS_ALGORITHMS = ("sparring_exp4p", "explore_exploit_fpl")
+
+
 def _context_blind(rows: pd.DataFrame, labels: Mapping[str, str]) -> str:
-    """The best-ranked K-armed algorithm of the contextual group's ``rows``."""
+    """The mean ranks of the paper's algorithms and of the best-ranked K-armed one among the
+    contextual group's ``rows``."""
+    paper = rows[rows["algorithm"].isin(POLICY_CLASS_ALGORITHMS)]
+    text = (
+        " The paper's algorithms, which learn over the policy class only: "
+        + ", ".join(
+            f"{labels[row.algorithm]} (mean rank {row.mean_rank:.1f})" for row in paper.itertuples()
+        )
+        + "."
+        if not paper.empty
+        else ""
+    )
     blind = rows[~rows["algorithm"].isin(CONTEXTUAL_ALGORITHMS)]
     if blind.empty:
-        return ""
+        return text
     best = blind.sort_values("mean_rank", kind="stable").iloc[0]
-    return (
+    return text + (
         f" The best-ranked K-armed algorithm, blind to the context, is "
         f"{labels[best.algorithm]} (mean rank {best.mean_rank:.1f}, best or tied in "
         f"{best.best_or_tied} of {best.environments})."

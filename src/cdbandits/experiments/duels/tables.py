@@ -166,10 +166,11 @@ def _contextual_text(summary: Mapping[str, Any]) -> str:
     return (
         f"K = {summary['n_arms']} actions in each of {context['n_contexts']} contexts, "
         f"{context['n_policies']} linear argmax policies; no action is best in more than "
-        f"{context['context_free_best']:.0%} of the contexts, the contextual von Neumann "
-        f"winner of the class ({context['winner_policies']} policies) plays a best action "
-        f"with probability {context['winner_best_share']:.2f}. The K-armed algorithms see "
-        "no context."
+        f"{context['context_free_best']:.0%} of the contexts; the contextual von Neumann "
+        f"winner of the class (support: {context['winner_policies']} of "
+        f"{context['distinct_policies']} distinct policies) plays a best action with "
+        f"probability {context['winner_best_share']:.2f}. The K-armed algorithms see no "
+        "context."
     )
 
 
