@@ -128,3 +128,18 @@ def test_a_corrupted_environment_file_is_refused(tmp_path):
     path.write_text(path.read_text().replace("\nb,", "\nq,"))
     with pytest.raises(ValueError, match="row names differ"):
         read_environment(path)
+
+
+def test_a_contextual_environment_is_its_context_averaged_matrix_drawn_from_the_seed():
+    entry = {"name": "ctx", "kind": "contextual", "contexts": 6, "actions": 3, "features": 2,
+             "policies": 10}  # fmt: skip
+    environment = DuelsEnvironment.from_config(entry, "e")
+    matrix, names = build_environment(environment, [], seed=4)
+    again, _ = build_environment(environment, [], seed=4)
+    np.testing.assert_array_equal(matrix, again)
+    assert names == ("action 0", "action 1", "action 2")
+    np.testing.assert_allclose(matrix + matrix.T, 1.0)
+    summary = environment_summary(environment, matrix, names, seed=4)
+    assert summary["contextual"]["n_policies"] == 10 and summary["contextual"]["n_contexts"] == 6
+    with pytest.raises(ValueError, match="'ctx' needs the seed"):
+        build_environment(environment, [])

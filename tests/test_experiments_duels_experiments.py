@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from duels_cases import SEED, tiny_environments, tiny_sweep
+from duels_cases import SEED, sweep_config, tiny_environments, tiny_sweep
 
 from cdbandits.experiments.duels.experiments import (
     REGRET_COLUMNS,
@@ -12,7 +12,7 @@ from cdbandits.experiments.duels.experiments import (
     run_duels_shard,
     run_task,
 )
-from cdbandits.experiments.duels.settings import Task
+from cdbandits.experiments.duels.settings import DuelsSweep, Task
 from cdbandits.experiments.duels.tables import combine_duels_shards
 from cdbandits.karmed import make_algorithm, regret_table, simulate
 from cdbandits.randomness import named_generator
@@ -100,3 +100,27 @@ def test_missing_matrices_are_named():
     del environments["linear_k3"]
     with pytest.raises(ValueError, match=r"\['linear_k3'\]"):
         run_duels_shard(tiny_sweep(), SEED, 0, environments)
+
+
+CONTEXTUAL = {"name": "ctx", "kind": "contextual", "contexts": 6, "actions": 3, "features": 2,
+              "policies": 10, "horizon": 100}  # fmt: skip
+
+
+def test_a_contextual_environment_runs_every_algorithm_in_the_same_tables():
+    config = sweep_config(
+        environments=[*sweep_config()["environments"], CONTEXTUAL],
+        algorithms=["rucb", "self_sparring", "sparring_exp4p", "colstim", "dbgd"],
+    )
+    sweep = DuelsSweep.from_config(config)
+    shards = [run_duels_shard(sweep, SEED, shard, tiny_environments()) for shard in range(2)]
+    regret = combine_duels_shards([table for table, _ in shards])
+    contextual = regret[regret["environment"] == "ctx"]
+    assert set(contextual["algorithm"]) == set(sweep.algorithms)
+    assert set(regret[regret["environment"] == "cycle"]["algorithm"]) == {"rucb", "self_sparring"}
+    assert (contextual["horizon"] == 100).all() and contextual["round"].max() == 100
+    assert contextual["copeland"].isna().all() and contextual["condorcet"].isna().all()
+    # rd1 in hindsight is at least the regret against the class's winner, round by round
+    assert (contextual["hindsight"] >= contextual["von_neumann"] - 1e-9).all()
+    unsharded = DuelsSweep.from_config(config | {"shards": 1})
+    single, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments())
+    pd.testing.assert_frame_equal(regret, combine_duels_shards([single]))

@@ -122,3 +122,31 @@ def test_capped_horizons_come_from_the_large_environments(board):
     # a shorter horizon on a small environment is not a cap
     small = pd.DataFrame(board_rows("cycle", ["ccb"], horizon=10))
     assert capped_horizons(pd.concat([board, small]), ENVIRONMENTS) == {}
+
+
+def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(board):
+    contextual = summary("Linear contexts", 5, 0.0) | {"contextual": {"horizon": 500}}
+    environments = ENVIRONMENTS | {"linear": contextual}
+    extra = pd.DataFrame(
+        board_rows("linear", ["maxinp", "colstim", "sparring_exp4p", "dts", "rucb"], ["colstim"])
+    )
+    advice = recommendations(pd.concat([board, extra]), environments)
+    labels = {a: a.upper() for a in advice["algorithm"]}
+    text = readme_markdown(
+        advice, environments, pd.DataFrame(columns=["algorithm", "verdict"]), labels,
+        seeds=20, horizon=1000,
+    )  # fmt: skip
+    line = next(line for line in text.splitlines() if "Context matters" in line)
+    assert "(Linear contexts): use **MAXINP**, best or tied in 1 of 1" in line
+    assert "Also best or tied: COLSTIM (1/1)" in line
+    assert "SPARRING_EXP4P (mean rank 3.0)" in line
+    assert "blind to the context, is DTS (mean rank 4.0, best or tied in 0 of 1)" in line
+    assert "5 K-armed dueling-bandit algorithms" in text and "and 3 contextual ones" in text
+    assert "on 4 preference matrices" in text and "(T = 500)" in text
+    assert "not measured by this comparison" not in text
+    # without a contextual environment the README says the comparison is not made
+    plain = readme_markdown(
+        recommendations(board, ENVIRONMENTS), ENVIRONMENTS,
+        pd.DataFrame(columns=["algorithm", "verdict"]), labels, seeds=20, horizon=1000,
+    )  # fmt: skip
+    assert "not measured by this comparison" in plain

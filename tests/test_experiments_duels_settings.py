@@ -9,10 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cdbandits.datasets import DATA_FILES
-from cdbandits.experiments.duels.settings import ALGORITHMS, DuelsSweep
+from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS, DuelsSweep
 from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 
 ROOT = Path(__file__).resolve().parents[1]
+
+CONTEXTUAL = {"name": "c", "kind": "contextual", "contexts": 4, "actions": 3, "features": 2,
+              "policies": 5}  # fmt: skip
 
 
 def test_algorithms_are_the_karmed_ones():
@@ -38,9 +41,28 @@ def test_default_config_matches_the_schema_defaults():
 def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds():
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["duels"]
     sweep = DuelsSweep.from_config(default)
-    assert sweep.algorithms == ALGORITHMS
+    assert sweep.algorithms == ALGORITHMS + CONTEXTUAL_ALGORITHMS
     assert sweep.seeds >= 20 and sweep.horizon == 100_000
-    assert len(sweep.tasks()) == len(sweep.environments) * len(ALGORITHMS) * sweep.seeds
+    contextual = [e for e in sweep.environments if e.kind == "contextual"]
+    assert contextual, "the default run has a contextual environment"
+    assert (
+        len(sweep.tasks())
+        == (
+            len(sweep.environments) * len(ALGORITHMS) + len(contextual) * len(CONTEXTUAL_ALGORITHMS)
+        )
+        * sweep.seeds
+    )
+
+
+def test_contextual_algorithms_run_on_contextual_environments_only():
+    section = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["duels"]
+    sweep = DuelsSweep.from_config(section)
+    for task in sweep.tasks():
+        if task.algorithm in CONTEXTUAL_ALGORITHMS:
+            assert sweep.environment(task.environment).kind == "contextual"
+    contextual = next(e for e in sweep.environments if e.kind == "contextual")
+    assert sweep.horizon_for("rucb", 5, contextual) == contextual.horizon
+    assert sweep.horizon_for("rucb", 5) == sweep.horizon
 
 
 @pytest.mark.parametrize(
@@ -75,10 +97,17 @@ def test_bad_values_name_their_key(changes, message):
         ({"name": "a", "kind": "atp", "data": ["x"]}, r"\[0\].players"),
         ({"name": "a", "kind": "matrix", "data": ["x"], "players": 3}, r"\[0\].players"),
         ({"name": "a", "kind": "matrix", "data": ["x"], "colour": 3}, r"unknown keys \['colour'\]"),
+        ({"name": "a", "kind": "matrix", "data": ["x"], "contexts": 3}, "contextual environment"),
+        ({**CONTEXTUAL, "data": ["x"]}, r"\[0\].data: a contextual environment reads no"),
+        ({**CONTEXTUAL, "actions": 1}, r"\[0\].actions: expected an integer >= 2"),
+        ({**CONTEXTUAL, "actions": 256}, r"\[0\].actions: at most 255"),
+        ({**CONTEXTUAL, "policies": 0}, r"\[0\].policies: expected an integer >= 1"),
+        ({**CONTEXTUAL, "arms": 3}, r"\[0\].arms: a contextual environment has no arms"),
+        ({**CONTEXTUAL, "horizon": 7}, r"\(c\).horizon: 7 must be one of"),
     ],
 )
 def test_bad_environments_name_their_entry(entry, message):
-    with pytest.raises(ValueError, match=r"duels\.environments\[0\]") as raised:
+    with pytest.raises(ValueError, match=r"duels\.environments(\[0\]| \(c\))") as raised:
         tiny_sweep(environments=[entry])
     assert raised.match(message)
 

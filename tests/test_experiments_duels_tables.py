@@ -159,3 +159,29 @@ def test_markdown_marks_best_ties_and_missing_horizons():
     assert "≈" not in lines["B"]
     assert lines["D"].split("|")[3].strip() == "-"  # D was not run to T = 10
     assert "no Condorcet winner" in text and "### An environment" in text
+
+
+def test_markdown_describes_a_contextual_environment_from_its_summary():
+    board = leaderboard(regret_rows(AT_10), [10])
+    context = {
+        "n_contexts": 50,
+        "n_policies": 200,
+        "distinct_policies": 180,
+        "winner_policies": 2,
+        "context_free_best": 0.26,
+        "winner_best_share": 0.82,
+    }
+    summary = {
+        "title": "Linear contexts",
+        "condorcet_winner": "action 0",
+        "condorcet_share": 0.0,
+        "arms_per_seed": 5,
+        "n_arms": 5,
+        "subset": False,
+        "contextual": context,
+    }
+    text = leaderboard_markdown(board, {"env": summary}, {})
+    assert "K = 5 actions in each of 50 contexts, 200 linear argmax policies" in text
+    assert "no action is best in more than 26% of the contexts" in text
+    assert "(support: 2 of 180 distinct policies)" in text and "probability 0.82" in text
+    assert "Condorcet winner" not in text.split("### Linear contexts")[1]

@@ -76,9 +76,10 @@ ALGORITHM_STYLES: dict[str, AlgorithmStyle] = {
     "sparring_exp3_karmed": AlgorithmStyle("Sparring EXP3 (K-armed)", "#e6550d", "<"),
     "versatile_db": AlgorithmStyle("Versatile-DB", "#31a354", ">"),
     # Linear contextual dueling bandits (cdbandits.linear_duels)
-    "colstim": AlgorithmStyle("CoLSTIM", "#3182bd", "h"),
-    "maxinp": AlgorithmStyle("MaxInP", "#e6550d", "p"),
-    "dbgd": AlgorithmStyle("DBGD (linear ranker)", "#756bb1", "*"),
+    # colours apart from the K-armed and Section 5 ones: the duels figures draw them together
+    "colstim": AlgorithmStyle("CoLSTIM", "#17becf", "h"),
+    "maxinp": AlgorithmStyle("MaxInP", "#e7ba52", "p"),
+    "dbgd": AlgorithmStyle("DBGD (linear ranker)", "#525252", "*"),
 }
 
 

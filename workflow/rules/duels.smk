@@ -1,5 +1,7 @@
 # Issue 13: the field's K-armed dueling-bandit algorithms (cdbandits.karmed) on preference
-# matrices built from real data (MSLR, arXiv, ATP, PrefLib), sharded over (environment,
+# matrices built from real data (MSLR, arXiv, ATP, PrefLib), and next to the contextual ones
+# (SparringEXP4.P, explore-then-exploit, CoLSTIM, MaxInP, DBGD) on contextual environments
+# (kind: contextual, drawn from the seed), sharded over (environment,
 # algorithm, seed); regret against the von Neumann winner, Condorcet and Copeland regret,
 # time per round (kept under results/benchmarks/duels/: wall times are the one output that
 # differs between runs of one config); the leaderboard, the published-behaviour table, the figures, the README
@@ -26,6 +28,8 @@ rule build_duels_environment:
         summary="results/duels/environments/{environment}.json",
     params:
         environment=lambda wildcards: DUELS_ENTRIES[wildcards.environment],
+        # contextual environments are drawn from it
+        seed=config["seed"],
     wildcard_constraints:
         environment="|".join(DUELS_ENVIRONMENT_NAMES),
     log:

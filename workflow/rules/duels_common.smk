@@ -36,4 +36,4 @@ DUELS_LIBRARY["timings"] = library(
 
 def duels_environment_data(wildcards):
     """The fetched data files an environment is built from, in its config order."""
-    return [data_path(key) for key in DUELS_ENTRIES[wildcards.environment]["data"]]
+    return [data_path(key) for key in DUELS_ENTRIES[wildcards.environment].get("data", [])]

@@ -11,8 +11,9 @@ with log_to_file(snakemake.log[0]) as log:
     environment = DuelsEnvironment.from_config(
         snakemake.params.environment, f"duels.environments ({snakemake.wildcards.environment})"
     )
-    matrix, names = build_environment(environment, list(snakemake.input.data))
-    summary = environment_summary(environment, matrix, names)
+    seed = snakemake.params.seed
+    matrix, names = build_environment(environment, list(snakemake.input.data), seed)
+    summary = environment_summary(environment, matrix, names, seed)
     log.info(
         "%s: K = %d, Condorcet winner %s", environment.name, len(names), summary["condorcet_winner"]
     )

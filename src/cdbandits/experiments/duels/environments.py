@@ -13,7 +13,9 @@ matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
   Every pair must have met: a pair that never did stops the build with its names;
 * ``"preflib"``: ``Q[i, j]`` the share of the voters ranking ``i`` above ``j`` among those
   ranking both (:func:`cdbandits.comparisons.pairwise_margins`), 1/2 for a pair no voter
-  ranks.
+  ranks;
+* ``"contextual"``: no file; the context-averaged matrix of the environment drawn from the
+  master seed (:mod:`.contextual`), actions named ``action 0`` ...
 
 :func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
 Copeland winners) for the tables. :func:`write_environment` / :func:`read_environment`
@@ -41,6 +43,11 @@ from ...preference import Convention as MatrixConvention
 from ...preference import as_skew
 from ...randomness import named_generator
 from ...winners import condorcet_winner, copeland_winners, von_neumann_winner
+from .contextual import (
+    build_contextual_instance,
+    context_averaged_probabilities,
+    contextual_summary,
+)
 from .settings import DuelsEnvironment
 
 __all__ = [
@@ -96,17 +103,25 @@ def _preflib_matrix(path: str | os.PathLike[str]) -> PreferenceEnvironment:
 
 
 def build_environment(
-    environment: DuelsEnvironment, paths: Sequence[str | os.PathLike[str]]
+    environment: DuelsEnvironment,
+    paths: Sequence[str | os.PathLike[str]],
+    seed: int | None = None,
 ) -> PreferenceEnvironment:
     """The probability matrix and arm names of ``environment`` from its data ``paths``.
 
-    ``paths`` are the fetched files of ``environment.data``, in that order.
+    ``paths`` are the fetched files of ``environment.data``, in that order. A contextual
+    environment reads none and is drawn from the master ``seed``; its matrix is the
+    context-averaged one, which the K-armed algorithms meet (:mod:`.contextual`).
     """
     if len(paths) != len(environment.data):
         raise ValueError(
             f"environment {environment.name!r} reads {len(environment.data)} files; "
             f"got {len(paths)}"
         )
+    if environment.kind == "contextual":
+        instance = build_contextual_instance(environment, _seed(environment, seed))
+        q = context_averaged_probabilities(instance)
+        return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.kind == "matrix":
         q = _probability(load_matrix(paths[0]))
         if environment.arms is not None and environment.arms > q.shape[0]:
@@ -135,14 +150,33 @@ def subset_arms(
     return np.sort(rng.choice(n_arms, size=environment.arms, replace=False)).astype(np.int64)
 
 
+def _seed(environment: DuelsEnvironment, seed: int | None) -> int:
+    if seed is None:
+        raise ValueError(f"the contextual environment {environment.name!r} needs the seed")
+    return seed
+
+
 def environment_summary(
-    environment: DuelsEnvironment, matrix: NDArray[np.float64], names: Sequence[str]
+    environment: DuelsEnvironment,
+    matrix: NDArray[np.float64],
+    names: Sequence[str],
+    seed: int | None = None,
 ) -> dict[str, Any]:
-    """What the tables say about an environment: K, its winners, where it comes from."""
+    """What the tables say about an environment: K, its winners, where it comes from.
+
+    For a contextual environment (drawn from ``seed``) the winners are those of the
+    context-averaged matrix, and :func:`~.contextual.contextual_summary` is added under
+    ``contextual``.
+    """
     skew = as_skew(matrix, "probability")
     winner = condorcet_winner(skew)
     vnw = von_neumann_winner(skew)
     support = np.flatnonzero(vnw.weights > 1e-9)
+    contextual = None
+    if environment.kind == "contextual":
+        contextual = contextual_summary(
+            build_contextual_instance(environment, _seed(environment, seed))
+        ) | {"horizon": environment.horizon}
     return {
         "environment": environment.name,
         "title": environment.title,
@@ -154,6 +188,7 @@ def environment_summary(
         "condorcet_winner": None if winner is None else names[winner],
         "von_neumann_support": {names[i]: float(vnw.weights[i]) for i in support},
         "copeland_winners": [names[i] for i in copeland_winners(skew)],
+        "contextual": contextual,
     }
 
 

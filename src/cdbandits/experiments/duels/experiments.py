@@ -8,6 +8,11 @@ the same generator ``duels/<environment>/<seed index>``, so they meet the same u
 the environment's stream (common random numbers: their differences are measured with
 less noise).
 
+On a contextual environment (:mod:`.contextual`) every algorithm of the sweep plays, each
+with what it may use, and its regret (eq. rd1, against the exact contextual von Neumann
+winner of the policy class) fills the same columns; the wall time is that of the whole
+episode.
+
 At every checkpoint (about ``sweep.checkpoints`` log-spaced rounds plus the leaderboard
 horizons) the regret of the run is exact, a function of its arm counts
 (:mod:`cdbandits.karmed.regret`): against the von Neumann winner (the paper's eq. rd1 with a
@@ -19,6 +24,7 @@ without a Condorcet winner) and Copeland regret. The wall time of the rounds is 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 
 import numpy as np
@@ -29,6 +35,12 @@ from ...karmed import make_algorithm, simulate
 from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
 from ...randomness import named_generator
+from .contextual import (
+    ContextualInstance,
+    build_contextual_instance,
+    contextual_log,
+    contextual_regret,
+)
 from .environments import PreferenceEnvironment, subset_arms
 from .settings import DuelsSweep, Task
 
@@ -75,10 +87,38 @@ def run_checkpoints(sweep: DuelsSweep, horizon: int) -> NDArray[np.int64]:
     return np.union1d(geometric_checkpoints(horizon, sweep.checkpoints), reached).astype(np.int64)
 
 
+def _run_contextual(
+    sweep: DuelsSweep, task: Task, instance: ContextualInstance, seed: int
+) -> tuple[pd.DataFrame, float, int, int]:
+    settings = sweep.environment(task.environment)
+    n_arms = instance.population.n_actions
+    horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
+    rng = named_generator(seed, "duels", task.environment, task.seed_index)
+    started = time.perf_counter()
+    log = contextual_log(task.algorithm, instance, horizon, rng)
+    seconds = time.perf_counter() - started
+    return (
+        contextual_regret(instance, log, run_checkpoints(sweep, horizon)),
+        seconds,
+        n_arms,
+        horizon,
+    )
+
+
 def run_task(
-    sweep: DuelsSweep, task: Task, environment: PreferenceEnvironment, seed: int
+    sweep: DuelsSweep,
+    task: Task,
+    environment: PreferenceEnvironment | ContextualInstance,
+    seed: int,
 ) -> tuple[pd.DataFrame, dict[str, object]]:
-    """One run: its regret at every checkpoint and its timing row."""
+    """One run: its regret at every checkpoint and its timing row.
+
+    ``environment`` is the matrix of a K-armed environment or the instance of a contextual
+    one (:func:`~.contextual.build_contextual_instance`).
+    """
+    if isinstance(environment, ContextualInstance):
+        regret, seconds, n_arms, horizon = _run_contextual(sweep, task, environment, seed)
+        return _keyed(regret, task, n_arms, horizon, seconds)
     matrix, _ = environment
     settings = sweep.environment(task.environment)
     arms = subset_arms(settings, matrix.shape[0], seed, task.seed_index)
@@ -94,6 +134,13 @@ def run_task(
         run_checkpoints(sweep, horizon),
         convention="probability",
     )
+    regret = regret_table(played, result, convention="probability")
+    return _keyed(regret, task, n_arms, horizon, result.seconds)
+
+
+def _keyed(
+    regret: pd.DataFrame, task: Task, n_arms: int, horizon: int, seconds: float
+) -> tuple[pd.DataFrame, dict[str, object]]:
     key = {
         "environment": task.environment,
         "algorithm": task.algorithm,
@@ -101,10 +148,9 @@ def run_task(
         "n_arms": n_arms,
         "horizon": horizon,
     }
-    regret = regret_table(played, result, convention="probability")
     for column, value in reversed(key.items()):
         regret.insert(0, column, value)
-    timing = key | {"seconds": result.seconds, "seconds_per_round": result.seconds / horizon}
+    timing = key | {"seconds": seconds, "seconds_per_round": seconds / horizon}
     return regret, timing
 
 
@@ -114,14 +160,31 @@ def run_duels_shard(
     shard: int,
     environments: Mapping[str, PreferenceEnvironment],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The regret and timing tables of the runs of job ``shard`` (columns above)."""
-    missing = sorted({task.environment for task in sweep.tasks()} - set(environments))
+    """The regret and timing tables of the runs of job ``shard`` (columns above).
+
+    ``environments`` holds the matrices of the K-armed environments; a contextual one is
+    built here from ``seed`` (once per shard).
+    """
+    needed = {
+        task.environment
+        for task in sweep.tasks()
+        if sweep.environment(task.environment).kind != "contextual"
+    }
+    missing = sorted(needed - set(environments))
     if missing:
         raise ValueError(f"the matrices of the environments {missing} were not given")
     tasks = sweep.shard_tasks(shard)
+    instances: dict[str, ContextualInstance] = {}
     regrets, timings = [], []
     for number, task in enumerate(tasks, start=1):
-        regret, timing = run_task(sweep, task, environments[task.environment], seed)
+        settings = sweep.environment(task.environment)
+        if settings.kind == "contextual":
+            if task.environment not in instances:
+                instances[task.environment] = build_contextual_instance(settings, seed)
+            played: PreferenceEnvironment | ContextualInstance = instances[task.environment]
+        else:
+            played = environments[task.environment]
+        regret, timing = run_task(sweep, task, played, seed)
         regrets.append(regret)
         timings.append(timing)
         logger.info(

@@ -1,8 +1,10 @@
 """The README's duels section: which algorithm to use when, from the leaderboard.
 
-The environments fall into three groups (:func:`environment_group`): a Condorcet winner and
+The environments fall into four groups (:func:`environment_group`): a Condorcet winner and
 few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
-and few arms, and many arms (at least :data:`LARGE_K` per run). For each group,
+and few arms, many arms (at least :data:`LARGE_K` per run), and the contextual
+environments, where the algorithms that use the context meet the K-armed ones (the line of
+that group also names the best-ranked context-blind algorithm). For each group,
 :func:`recommendations` counts at the longest leaderboard horizon in how many of the group's
 environments each algorithm had the least mean regret against
 the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
@@ -18,6 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+
+from .settings import CONTEXTUAL_ALGORITHMS
 
 __all__ = [
     "GROUPS",
@@ -36,11 +40,14 @@ GROUPS: dict[str, str] = {
     "condorcet": "A Condorcet winner exists, few arms",
     "no_condorcet": "No Condorcet winner, few arms",
     "large_k": f"Many arms (K >= {LARGE_K})",
+    "contextual": "Context matters (the best action differs by context)",
 }
 
 
 def environment_group(summary: Mapping[str, Any]) -> str:
     """The group of an environment summary (:func:`~.environments.environment_summary`)."""
+    if summary.get("contextual"):
+        return "contextual"
     if summary["arms_per_seed"] >= LARGE_K:
         return "large_k"
     return "condorcet" if summary["condorcet_share"] >= 0.5 else "no_condorcet"
@@ -127,6 +134,34 @@ def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
     )
 
 
+#: The paper's algorithms, which learn over the policy class only.
+POLICY_CLASS_ALGORITHMS = ("sparring_exp4p", "explore_exploit_fpl")
+
+
+def _context_blind(rows: pd.DataFrame, labels: Mapping[str, str]) -> str:
+    """The mean ranks of the paper's algorithms and of the best-ranked K-armed one among the
+    contextual group's ``rows``."""
+    paper = rows[rows["algorithm"].isin(POLICY_CLASS_ALGORITHMS)]
+    text = (
+        " The paper's algorithms, which learn over the policy class only: "
+        + ", ".join(
+            f"{labels[row.algorithm]} (mean rank {row.mean_rank:.1f})" for row in paper.itertuples()
+        )
+        + "."
+        if not paper.empty
+        else ""
+    )
+    blind = rows[~rows["algorithm"].isin(CONTEXTUAL_ALGORITHMS)]
+    if blind.empty:
+        return text
+    best = blind.sort_values("mean_rank", kind="stable").iloc[0]
+    return text + (
+        f" The best-ranked K-armed algorithm, blind to the context, is "
+        f"{labels[best.algorithm]} (mean rank {best.mean_rank:.1f}, best or tied in "
+        f"{best.best_or_tied} of {best.environments})."
+    )
+
+
 def readme_markdown(
     advice: pd.DataFrame,
     environments: Mapping[str, Mapping[str, Any]],
@@ -145,13 +180,35 @@ def readme_markdown(
     (:func:`capped_horizons`).
     """
     algorithms = list(dict.fromkeys(advice["algorithm"]))
+    karmed = [a for a in algorithms if a not in CONTEXTUAL_ALGORITHMS]
+    contextual = [a for a in algorithms if a in CONTEXTUAL_ALGORITHMS]
+    groups = [environment_group(summary) for summary in environments.values()]
+    n_contextual = groups.count("contextual")
+    contextual_horizons = sorted(
+        {
+            summary["contextual"].get("horizon") or horizon
+            for summary in environments.values()
+            if summary.get("contextual")
+        }
+    )
+    also = (
+        f", and {len(contextual)} contextual ones "
+        f"({', '.join(labels[a] for a in contextual)}) next to them on {n_contextual} "
+        "contextual environment(s) (T = "
+        + " and ".join(f"{h:,}" for h in contextual_horizons)
+        + "), where the K-armed ones see no context and regret is measured against the "
+        "exact contextual von Neumann winner of a policy class"
+        if contextual and n_contextual
+        else ""
+    )
     lines = [
         "### Which dueling-bandit algorithm to use when",
         "",
-        f"{len(algorithms)} K-armed dueling-bandit algorithms "
-        f"({', '.join(labels[a] for a in algorithms)}) "
+        f"{len(karmed)} K-armed dueling-bandit algorithms "
+        f"({', '.join(labels[a] for a in karmed)}) "
         f"played up to T = {horizon:,} rounds, {seeds} seeds each, on "
-        f"{len(environments)} preference matrices from real data (`results/duels/`). "
+        f"{len(environments) - n_contextual} preference matrices from real data{also} "
+        "(`results/duels/`). "
         "Regret is measured against the von Neumann winner (the paper's eq. rd1 with a "
         "constant context), which exists whether or not there is a Condorcet winner. "
         '"Best or tied" counts the environments where an algorithm had the least mean '
@@ -175,10 +232,14 @@ def readme_markdown(
             f"{chosen}, best or tied in {top.best_or_tied} of "
             f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
             + (f" Also best or tied: {', '.join(others)}." if others else "")
+            + (_context_blind(rows, labels) if group == "contextual" else "")
+        )
+    if "contextual" not in groups:
+        lines.append(
+            "* **With context**: not measured by this comparison (it runs no contextual "
+            "environment); the contextual algorithms are compared in the online section."
         )
     lines += [
-        "* **With context**: not measured by this comparison (it runs no contextual "
-        "environment yet); the contextual algorithms are compared in the online section.",
         "",
         "Published behaviour, our reproduction of what each paper reports on these data:",
         "",
@@ -186,7 +247,7 @@ def readme_markdown(
     if capped:
         shorter = ", ".join(f"{labels[a]} to T = {h:,}" for a, h in sorted(capped.items()))
         lines.insert(
-            -4,
+            -3,
             "* **Cost per round at large K**: algorithms whose rounds cost O(K^2) were run "
             f"only to a shorter horizon on the large matrices ({shorter}); see the timing "
             "table for their cost.",

@@ -9,7 +9,13 @@ by one of three recipes (``kind``):
 * ``"atp"``: the ATP head-to-head matrix of the ``players`` players with the most match
   wins in the given years' result files (:mod:`cdbandits.comparisons`);
 * ``"preflib"``: the majority matrix of a PrefLib election (share of voters ranking ``i``
-  above ``j``).
+  above ``j``);
+* ``"contextual"``: a synthetic linear-utility contextual environment
+  (:mod:`.contextual`): ``contexts`` contexts of ``actions`` arms with ``features``
+  features each, and a class of ``policies`` linear argmax policies over which the regret
+  (eq. rd1) and the contextual von Neumann winner are exact. The contextual algorithms
+  (:data:`CONTEXTUAL_ALGORITHMS`) run only here, next to the K-armed ones, which see no
+  context; ``horizon`` (one of the leaderboard horizons) may shorten its runs.
 
 :class:`DuelsSweep` is the whole section: the environments, the algorithms of
 :mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
@@ -27,6 +33,7 @@ from typing import Any, Literal
 
 __all__ = [
     "ALGORITHMS",
+    "CONTEXTUAL_ALGORITHMS",
     "ENVIRONMENT_KINDS",
     "DuelsEnvironment",
     "DuelsSweep",
@@ -49,8 +56,20 @@ ALGORITHMS: tuple[str, ...] = (
     "versatile_db",
 )
 
-EnvironmentKind = Literal["matrix", "atp", "preflib"]
-ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = ("matrix", "atp", "preflib")
+#: The algorithms that use the context, run on the contextual environments only: the paper's
+#: SparringEXP4.P and explore-then-exploit (SparringFPL), CoLSTIM, MaxInP and DBGD.
+CONTEXTUAL_ALGORITHMS: tuple[str, ...] = (
+    "sparring_exp4p",
+    "explore_exploit_fpl",
+    "colstim",
+    "maxinp",
+    "dbgd",
+)
+
+EnvironmentKind = Literal["matrix", "atp", "preflib", "contextual"]
+ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = ("matrix", "atp", "preflib", "contextual")
+
+_CONTEXTUAL_KEYS = ("contexts", "actions", "features", "policies", "horizon")
 
 _NAME = re.compile(r"[a-z0-9_]+")
 
@@ -66,12 +85,20 @@ def _integer(key: str, value: Any, minimum: int) -> int:
 
 
 def _known_algorithms(key: str, names: Sequence[str]) -> tuple[str, ...]:
-    unknown = [name for name in names if name not in ALGORITHMS]
+    known = ALGORITHMS + CONTEXTUAL_ALGORITHMS
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise _ConfigError(f"{key}: unknown algorithms {unknown}; known: {list(ALGORITHMS)}")
+        raise _ConfigError(f"{key}: unknown algorithms {unknown}; known: {list(known)}")
     if len(set(names)) != len(names):
         raise _ConfigError(f"{key}: algorithms repeat: {list(names)}")
     return tuple(names)
+
+
+def _title(entry: Mapping[str, Any], key: str, name: str) -> str:
+    title = entry.get("title", name)
+    if not isinstance(title, str) or not title:
+        raise _ConfigError(f"{key}.title: expected a non-empty string; got {title!r}")
+    return title
 
 
 @dataclass(frozen=True)
@@ -82,15 +109,21 @@ class DuelsEnvironment:
     ----------
     name : str
         Identifier in tables and file names (lower case, digits, ``_``).
-    kind : {"matrix", "atp", "preflib"}
+    kind : {"matrix", "atp", "preflib", "contextual"}
     data : tuple of str
-        Keys of :data:`cdbandits.datasets.DATA_FILES` the environment is built from.
+        Keys of :data:`cdbandits.datasets.DATA_FILES` the environment is built from (none
+        for a contextual environment).
     title : str
         What a reader sees in figures and tables.
     arms : int or None
         ``"matrix"`` only: size of the random subset drawn for every seed (None: all arms).
     players : int or None
         ``"atp"`` only: how many players (most match wins first).
+    contexts, actions, features, policies : int or None
+        ``"contextual"`` only: number of contexts, arms per context, features per arm, and
+        policies in the class.
+    horizon : int or None
+        ``"contextual"`` only: rounds of its runs (None: the sweep's horizon).
     """
 
     name: str
@@ -99,11 +132,18 @@ class DuelsEnvironment:
     title: str
     arms: int | None = None
     players: int | None = None
+    contexts: int | None = None
+    actions: int | None = None
+    features: int | None = None
+    policies: int | None = None
+    horizon: int | None = None
 
     @classmethod
     def from_config(cls, entry: Mapping[str, Any], key: str) -> DuelsEnvironment:
         """Parse one entry of ``duels.environments`` (``key`` names it in errors)."""
-        unknown = sorted(set(entry) - {"name", "kind", "data", "title", "arms", "players"})
+        unknown = sorted(
+            set(entry) - {"name", "kind", "data", "title", "arms", "players", *_CONTEXTUAL_KEYS}
+        )
         if unknown:
             raise _ConfigError(f"{key}: unknown keys {unknown}")
         name = entry.get("name")
@@ -112,6 +152,11 @@ class DuelsEnvironment:
         kind = entry.get("kind")
         if kind not in ENVIRONMENT_KINDS:
             raise _ConfigError(f"{key}.kind: expected one of {ENVIRONMENT_KINDS}; got {kind!r}")
+        if kind == "contextual":
+            return cls._contextual(entry, key, name)
+        extra = sorted(set(entry) & set(_CONTEXTUAL_KEYS))
+        if extra:
+            raise _ConfigError(f"{key}: {extra} apply to a contextual environment only")
         data = entry.get("data")
         if (
             not isinstance(data, list | tuple)
@@ -130,10 +175,25 @@ class DuelsEnvironment:
             players = _integer(f"{key}.players", players, 2)
         elif players is not None:
             raise _ConfigError(f"{key}.players: only an atp environment has players")
-        title = entry.get("title", name)
-        if not isinstance(title, str) or not title:
-            raise _ConfigError(f"{key}.title: expected a non-empty string; got {title!r}")
-        return cls(name, kind, tuple(data), title, arms, players)
+        return cls(name, kind, tuple(data), _title(entry, key, name), arms, players)
+
+    @classmethod
+    def _contextual(cls, entry: Mapping[str, Any], key: str, name: str) -> DuelsEnvironment:
+        for absent in ("arms", "players"):
+            if absent in entry:
+                raise _ConfigError(f"{key}.{absent}: a contextual environment has no {absent}")
+        if entry.get("data", []) != []:
+            raise _ConfigError(f"{key}.data: a contextual environment reads no data file")
+        sizes = {
+            size: _integer(f"{key}.{size}", entry.get(size), minimum)
+            for size, minimum in (("contexts", 1), ("actions", 2), ("features", 1), ("policies", 1))
+        }
+        if sizes["actions"] > 255:
+            raise _ConfigError(f"{key}.actions: at most 255; got {sizes['actions']}")
+        horizon = entry.get("horizon")
+        if horizon is not None:
+            horizon = _integer(f"{key}.horizon", horizon, 2)
+        return cls(name, "contextual", (), _title(entry, key, name), horizon=horizon, **sizes)
 
 
 @dataclass(frozen=True)
@@ -162,7 +222,8 @@ class DuelsSweep:
     ----------
     environments : tuple of DuelsEnvironment
     algorithms : tuple of str
-        Identifiers of :data:`cdbandits.karmed.ALGORITHMS`.
+        Identifiers of :data:`ALGORITHMS` (run on every environment) and of
+        :data:`CONTEXTUAL_ALGORITHMS` (run on the contextual environments only).
     horizon : int
         Rounds of every run (unless a cap applies).
     seeds : int
@@ -218,6 +279,12 @@ class DuelsSweep:
                 f"duels.leaderboard_horizons: the last must be duels.horizon = {horizon}; "
                 f"got {list(horizons)}"
             )
+        for environment in environments:
+            if environment.horizon is not None and environment.horizon not in horizons:
+                raise _ConfigError(
+                    f"duels.environments ({environment.name}).horizon: {environment.horizon} "
+                    f"must be one of duels.leaderboard_horizons {list(horizons)}"
+                )
         caps = []
         for index, cap in enumerate(section.get("horizon_caps", ())):
             key = f"duels.horizon_caps[{index}]"
@@ -254,10 +321,14 @@ class DuelsSweep:
             f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
         )
 
-    def horizon_for(self, algorithm: str, n_arms: int) -> int:
-        """Rounds ``algorithm`` plays on ``n_arms`` arms: the smallest applicable cap."""
+    def horizon_for(
+        self, algorithm: str, n_arms: int, environment: DuelsEnvironment | None = None
+    ) -> int:
+        """Rounds ``algorithm`` plays on ``n_arms`` arms (of ``environment``): the smallest
+        applicable cap or environment horizon."""
+        own = environment.horizon if environment is not None else None
         return min(
-            [self.horizon]
+            [self.horizon if own is None else own]
             + [
                 cap.horizon
                 for cap in self.horizon_caps
@@ -265,12 +336,18 @@ class DuelsSweep:
             ]
         )
 
+    def algorithms_on(self, environment: DuelsEnvironment) -> tuple[str, ...]:
+        """The algorithms run on ``environment``: the contextual ones on a contextual one only."""
+        if environment.kind == "contextual":
+            return self.algorithms
+        return tuple(a for a in self.algorithms if a not in CONTEXTUAL_ALGORITHMS)
+
     def tasks(self) -> tuple[Task, ...]:
         """Every run, ordered by environment, algorithm and seed."""
         return tuple(
             Task(environment.name, algorithm, seed_index)
             for environment in self.environments
-            for algorithm in self.algorithms
+            for algorithm in self.algorithms_on(environment)
             for seed_index in range(self.seeds)
         )
 

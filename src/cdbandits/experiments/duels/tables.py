@@ -161,6 +161,19 @@ def _cell(row: pd.Series) -> str:
     return f"{text} ≈" if row["tied_with_best"] else text
 
 
+def _contextual_text(summary: Mapping[str, Any]) -> str:
+    context = summary["contextual"]
+    return (
+        f"K = {summary['n_arms']} actions in each of {context['n_contexts']} contexts, "
+        f"{context['n_policies']} linear argmax policies; no action is best in more than "
+        f"{context['context_free_best']:.0%} of the contexts; the contextual von Neumann "
+        f"winner of the class (support: {context['winner_policies']} of "
+        f"{context['distinct_policies']} distinct policies) plays a best action with "
+        f"probability {context['winner_best_share']:.2f}. The K-armed algorithms see no "
+        "context."
+    )
+
+
 def leaderboard_markdown(
     board: pd.DataFrame,
     environments: Mapping[str, Mapping[str, Any]],
@@ -174,8 +187,10 @@ def leaderboard_markdown(
     algorithm was not run to.
     """
     parts = [
-        "Mean cumulative regret against the von Neumann winner (skew units, eq. rd1 with a "
-        "constant context) over the seeds, with its 95% interval. **Bold**: least mean "
+        "Mean cumulative regret against the von Neumann winner (skew units, eq. rd1: with a "
+        "constant context for a preference matrix, against the contextual von Neumann winner "
+        "of the policy class for a contextual environment) over the seeds, with its 95% "
+        "interval; a negative regret beats that winner. **Bold**: least mean "
         "regret at that horizon; ≈: statistically tied with it (the 95% interval of the "
         "paired per-seed difference reaches 0); -: not run that long.\n"
     ]
@@ -190,7 +205,10 @@ def leaderboard_markdown(
             )
         arms = summary["arms_per_seed"]
         subset = " (a random subset per seed)" if summary["subset"] else ""
-        parts.append(f"### {summary['title']}\n\nK = {arms}{subset}; {condorcet}.\n")
+        if summary.get("contextual"):
+            parts.append(f"### {summary['title']}\n\n{_contextual_text(summary)}\n")
+        else:
+            parts.append(f"### {summary['title']}\n\nK = {arms}{subset}; {condorcet}.\n")
         horizons = sorted(table["horizon"].unique())
         header = "| algorithm | " + " | ".join(f"T = {h:,}" for h in horizons) + " |"
         lines = [header, "|" + "---|" * (len(horizons) + 1)]

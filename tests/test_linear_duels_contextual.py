@@ -1,0 +1,72 @@
+"""Linear dueling environments in the paper's setting (cdbandits.linear_duels.contextual)."""
+
+import numpy as np
+import pytest
+
+from cdbandits.linear_duels import (
+    DuelingBanditGradientDescent,
+    linear_environment,
+    make_algorithm,
+    simulate,
+    synthetic_linear_environment,
+)
+from cdbandits.linear_duels.contextual import (
+    ArmScorePolicies,
+    as_population,
+    dbgd_duel_log,
+    linear_duel_log,
+)
+
+#: Context 0 shows arms with utilities (1, 0, -1), context 1 the reverse (theta = 1, d = 1).
+MIRRORED = linear_environment([[[1.0], [0.0], [-1.0]], [[-1.0], [0.0], [1.0]]], [1.0])
+
+
+def test_as_population_flattens_the_arm_features_and_keeps_the_matrices():
+    population = as_population(MIRRORED)
+    assert population.features.tolist() == [[1.0, 0.0, -1.0], [-1.0, 0.0, 1.0]]
+    np.testing.assert_array_equal(population.matrices, MIRRORED.skew_matrices())
+    np.testing.assert_array_equal(population.probabilities, [0.5, 0.5])
+
+
+def test_arm_score_policies_pick_the_arm_of_highest_score():
+    policies = ArmScorePolicies(3, 1, 16, random_state=0).fit(as_population(MIRRORED).features)
+    actions = policies.actions(as_population(MIRRORED).features)
+    # a positive direction picks the best arm of each context, a negative one the worst
+    expected = np.where(policies.directions_[:, 0] > 0, 0, 2)
+    assert actions[0].tolist() == expected.tolist()
+    assert actions[1].tolist() == (2 - expected).tolist()
+    assert "theta = (" in policies.describe(0)
+
+
+def test_arm_score_policies_refuse_contexts_of_another_width():
+    policies = ArmScorePolicies(3, 2, 4, random_state=0)
+    with pytest.raises(ValueError, match=r"3 x 2 = 6 features"):
+        policies.fit(np.zeros((2, 5)))
+    with pytest.raises(RuntimeError, match="fit"):
+        policies.actions(np.zeros((2, 6)))
+
+
+def test_linear_duel_log_replays_the_recorded_duels():
+    environment = synthetic_linear_environment(6, 4, 3, np.random.default_rng(0))
+    result = simulate(
+        make_algorithm("maxinp"), environment, 200, np.random.default_rng(1), record_duels=True
+    )
+    population = as_population(environment)
+    log = linear_duel_log(population, result, np.random.default_rng(2))
+    assert result.duels is not None
+    assert log.context_ids.tolist() == result.duels[:, 0].tolist()
+    assert log.first_actions.tolist() == result.duels[:, 1].tolist()
+    assert log.outcomes.tolist() == np.where(result.duels[:, 3] == 1, 1, -1).tolist()
+    without = simulate(make_algorithm("maxinp"), environment, 20, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="record_duels=True"):
+        linear_duel_log(population, without, np.random.default_rng(2))
+
+
+def test_dbgd_ties_while_both_rankers_pick_the_same_arm_and_learns_from_wins():
+    # from w = 0 both rankers pick arm 0 only if the candidate does: a tie, no update
+    log = dbgd_duel_log(DuelingBanditGradientDescent(), MIRRORED, 1, np.random.default_rng(0))
+    assert log.horizon == 1 and log.first_actions[0] == 0
+    # on the mirrored contexts DBGD ends with a positive weight (the true theta is +1)
+    algorithm = DuelingBanditGradientDescent(learning_rate=0.1)
+    dbgd_duel_log(algorithm, MIRRORED, 2000, np.random.default_rng(0))
+    assert algorithm.weights_[0] > 0 and algorithm.wins_ > 0
