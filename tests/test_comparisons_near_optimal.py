@@ -33,6 +33,7 @@ def test_without_margins_the_set_is_the_unique_winner():
 def test_large_margins_allow_every_lottery():
     low, high = near_optimal_weight_bounds(P, np.full((4, 4), 2.0) - 2.0 * np.eye(4))
     np.testing.assert_allclose(low, 0.0, atol=1e-9)
+    assert not np.signbit(low).any()  # printed as 0.000, not -0.000
     np.testing.assert_allclose(high, 1.0, atol=1e-9)
 
 

@@ -184,4 +184,5 @@ def near_optimal_weight_bounds(
     k = P.shape[0]
     high = np.array([_certified_end(A, i, 1.0) for i in range(k)])
     low = np.array([-_certified_end(A, i, -1.0) for i in range(k)])
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+    # + 0.0 turns the -0.0 of a negated zero bound into 0.0.
+    return np.clip(low, 0.0, 1.0) + 0.0, np.clip(high, 0.0, 1.0) + 0.0
