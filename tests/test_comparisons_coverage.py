@@ -56,6 +56,9 @@ def test_every_interval_covers_at_the_nominal_level_on_synthetic_logs():
     assert table["passes"].all(), failing_rows(table)
     weights = table[table["target"] == "weight"]
     np.testing.assert_allclose(weights["truth"], np.tile([6 / 17, 5 / 17, 6 / 17, 0, 0], 2))
+    # Not covering by being [0, 1]: the dominated items' intervals stay short.
+    assert (weights.loc[weights["truth"] == 0, "mean_width"] < 0.5).all()
+    assert (weights["mean_width"] < 0.85).all()
 
 
 def one_sided_bootstrap(log, method, reported, resamples, rng, confidence):

@@ -80,7 +80,9 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="non-negative"):
         near_optimal_weight_bounds(P, -np.ones((4, 4)))
     with pytest.raises(ValueError, match="confidence"):
-        studentised_bound(np.zeros((3, 2)), 1.0)
+        studentised_bound(np.zeros((3, 2)), np.zeros(2), 1.0)
+    with pytest.raises(ValueError, match="observed"):
+        studentised_bound(np.zeros((3, 2)), np.zeros(3), 0.9)
 
 
 def test_entry_scales_are_binomial_standard_errors_with_a_virtual_win_each_way():
@@ -100,6 +102,15 @@ def test_studentised_statistics_by_hand():
     # Pure lotteries: the row's largest standardised entry; the mixture: column by column.
     mixed = max((half @ deviation)[j] / (half @ scales)[j] for j in range(3))
     np.testing.assert_allclose(stats[0], [0.4, 0.8, 0.4, mixed])
-    assert studentised_bound(np.array([[-1.0, -2.0]]), 0.95) == 0.0
-    draws = np.arange(100.0)[:, None] * [1.0, 2.0]
-    assert studentised_bound(draws, 0.5) == pytest.approx(np.quantile(2 * np.arange(100.0), 0.5))
+    assert studentised_bound(np.array([[-1.0, -2.0]]), np.zeros(2), 0.95) == 0.0
+
+
+def test_candidates_outside_the_set_do_not_set_the_bound():
+    draws = np.arange(100.0)[:, None] * [1.0, 2.0, 0.5]  # quantiles 49.5, 99, 24.75 at 0.5
+    assert studentised_bound(draws, np.zeros(3), 0.5) == pytest.approx(99.0)
+    # The second needs t = 150 > 99 to be in the set: dropped, t = 49.5; the third (30) is
+    # then dropped too, and the first stays.
+    needed = np.array([0.0, 150.0, 30.0])
+    assert studentised_bound(draws, needed, 0.5) == pytest.approx(49.5)
+    # A candidate needing t = 60 stays at t = 99 ... and is dropped at 49.5: one more round.
+    assert studentised_bound(draws, np.array([0.0, 150.0, 60.0]), 0.5) == pytest.approx(49.5)

@@ -19,14 +19,21 @@ vNW ``w`` has ``(w^T P)_j >= 0`` for every item ``j``; so with the studentised s
     ``T(p) = max_j (p^T Delta)_j / (p^T S)_j``
 
 every ``j`` has ``(w^T (P_hat + t S))_j >= (w^T P)_j >= 0`` whenever ``T(w) <= t``. The bound
-``t`` is the largest ``confidence`` quantile of ``T(p)`` over the resamples among the
-candidate truths ``p`` (:func:`studentised_statistics`): every pure lottery (an item as a
-Condorcet winner: the extreme case, where no averaging damps the noise) and the reported
-vNW. Then ``w`` lies, with about that confidence, in
+``t`` is the largest ``confidence`` quantile of ``T(p)`` over the resamples among candidate
+truths ``p`` (:func:`studentised_statistics`, :func:`studentised_bound`): every pure
+lottery (an item as a Condorcet winner: the extreme case, where no averaging damps the
+noise), the reported vNW and the vNW of the first :data:`CANDIDATE_RESAMPLES` resamples
+(mixed truths the data allow). Then ``w`` lies, with about that confidence, in
 
     ``C = {p in the simplex : (p^T (P_hat + t S))_j >= 0 for every item j}``,
 
-a polytope that contains the reported vNW. Every item's interval is the projection
+a polytope that contains the reported vNW. A candidate outside ``C`` cannot be the truth at
+that confidence, so it does not need to be covered: such candidates are dropped and ``t``
+recomputed over the rest until none is dropped (``t`` only decreases). A true vNW among
+the candidates is dropped only when its observed ``T`` (``max_j -(w^T P_hat)_j / (w^T S)_j``)
+exceeds a bound at least its own quantile, which has about the complementary probability;
+this keeps pure candidates from setting ``t`` when the data rule every Condorcet winner
+out, as the mixtures' ``T`` is smaller. Every item's interval is the projection
 ``[min_{p in C} p_i, max_{p in C} p_i]``: it includes 0 whenever a lottery without the item
 could be the vNW and reaches 1 whenever the item alone could be. A mixed truth is covered
 when its ``T`` quantile is at most ``t``: the candidates bracket it (a mixture averages the
@@ -52,12 +59,16 @@ from ..winners import CertificationError, SolverError
 from .counts import PairCounts
 
 __all__ = [
+    "CANDIDATE_RESAMPLES",
     "CERTIFICATE_TOL",
     "entry_scales",
     "near_optimal_weight_bounds",
     "studentised_bound",
     "studentised_statistics",
 ]
+
+#: Resamples whose von Neumann winners join the candidate truths of :func:`studentised_bound`.
+CANDIDATE_RESAMPLES = 20
 
 #: Largest accepted gap between an interval end's dual bound and a feasible lottery's weight,
 #: and largest accepted violation of ``(p^T A)_j >= 0`` by that lottery.
@@ -106,14 +117,41 @@ def studentised_statistics(
     return ratio.max(axis=2)
 
 
-def studentised_bound(statistics: ArrayLike, confidence: float) -> float:
-    """``t``: the largest ``confidence`` quantile of :func:`studentised_statistics`' columns."""
+def studentised_bound(statistics: ArrayLike, observed: ArrayLike, confidence: float) -> float:
+    """``t``: the largest ``confidence`` quantile over the candidates that ``C`` keeps.
+
+    Parameters
+    ----------
+    statistics : array_like, shape (B, C)
+        :func:`studentised_statistics` of the resamples' deviations.
+    observed : array_like, shape (C,)
+        Per candidate, the ``t`` it needs to lie in ``C``:
+        :func:`studentised_statistics` of ``-P_hat``.
+    confidence : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        At least 0. Candidates with ``observed > t`` are dropped and ``t`` recomputed over
+        the rest until none is (module docstring).
+    """
     values = np.asarray(statistics, dtype=np.float64)
+    needed = np.asarray(observed, dtype=np.float64)
     if values.ndim != 2 or values.shape[0] < 1 or values.shape[1] < 1:
         raise ValueError(f"statistics must have shape (resamples, candidates), got {values.shape}")
+    if needed.shape != values.shape[1:]:
+        raise ValueError(f"observed must have shape {values.shape[1:]}, got {needed.shape}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
-    return max(float(np.quantile(values, confidence, axis=0).max()), 0.0)
+    quantiles = np.quantile(values, confidence, axis=0)
+    kept = np.ones(quantiles.size, dtype=bool)
+    while True:
+        bound = max(float(quantiles[kept].max()), 0.0) if kept.any() else 0.0
+        still = kept & (needed <= bound + 1e-12)
+        if (still == kept).all():
+            return bound
+        kept = still
 
 
 def _certified_end(A: NDArray[np.float64], item: int, sign: float) -> float:

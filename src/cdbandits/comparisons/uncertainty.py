@@ -49,6 +49,7 @@ from tqdm.auto import tqdm
 from ..batched import METHODS, von_neumann_winners
 from .counts import PairCounts, count_pairs
 from .near_optimal import (
+    CANDIDATE_RESAMPLES,
     entry_scales,
     near_optimal_weight_bounds,
     studentised_bound,
@@ -231,10 +232,13 @@ class WinnerDistribution:
         The log's skew matrix ``P_hat``.
     scales : ndarray, shape (K, K)
         The standard errors of ``P_hat``'s entries (:func:`.near_optimal.entry_scales`).
-    statistics : ndarray, shape (B, K + 1)
+    candidates : ndarray, shape (C, K)
+        The candidate truths of :func:`.near_optimal.studentised_bound`: the pure lotteries,
+        ``reported`` and the first resamples' vNWs.
+    statistics : ndarray, shape (B, C)
         Per resample, the studentised deviation ``T(p)`` of :mod:`.near_optimal` for every
-        pure lottery and (last) ``reported``, from ``Delta_b = P_hat - P_b`` for the
-        bootstrap and ``P_b - P_hat`` for the posterior.
+        candidate, from ``Delta_b = P_hat - P_b`` for the bootstrap and ``P_b - P_hat`` for
+        the posterior.
     weights : ndarray, shape (B, K)
         The certified vNW of every resampled matrix; an item is in the support when its
         weight exceeds :data:`SUPPORT_TOL`.
@@ -255,6 +259,7 @@ class WinnerDistribution:
     reported: NDArray[np.float64]
     matrix: NDArray[np.float64]
     scales: NDArray[np.float64]
+    candidates: NDArray[np.float64]
     statistics: NDArray[np.float64]
     weights: NDArray[np.float64]
     exploitability: NDArray[np.float64]
@@ -286,8 +291,12 @@ class WinnerDistribution:
 
     @cached_property
     def _weight_bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        t = studentised_bound(self.statistics, self.confidence)
-        return near_optimal_weight_bounds(self.matrix, t * self.scales)
+        return near_optimal_weight_bounds(self.matrix, self.studentised_bound() * self.scales)
+
+    def studentised_bound(self) -> float:
+        """``t`` of :mod:`.near_optimal`: the weight intervals' set is ``P_hat + t S``."""
+        needed = studentised_statistics(-self.matrix[None], self.candidates, self.scales)[0]
+        return studentised_bound(self.statistics, needed, self.confidence)
 
     def weight_interval(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Per item: least and largest weight of a lottery in the confidence set.
@@ -353,7 +362,7 @@ class WinnerDistribution:
                 "construction": "projection of the confidence set of lotteries that could be "
                 "the von Neumann winner (cdbandits.comparisons.near_optimal); simultaneous "
                 "for all items",
-                "studentised_bound": studentised_bound(self.statistics, self.confidence),
+                "studentised_bound": self.studentised_bound(),
             },
             "exploitability": {
                 "median": float(np.median(self.exploitability)),
@@ -410,7 +419,7 @@ def winner_distribution(
     if len(counts.items) != k:
         raise ValueError(f"counts must be of {k} items, got {len(counts.items)}")
     matrix, scales = counts.skew_matrix(), entry_scales(counts)
-    candidates = np.vstack([np.eye(k), reported])
+    candidates = None
     # Draws of P - P_hat: P_hat - P_b (bootstrap principle) or P_b - P_hat (posterior).
     sign = 1.0 if method == "bootstrap" else -1.0
     weights, exploit, condorcet, copeland, statistics = [], [], [], [], []
@@ -420,6 +429,9 @@ def winner_distribution(
             stack = skew_stack(chunk, k)
             solved = von_neumann_winners(stack)
             weights.append(solved.weights)
+            if candidates is None:
+                first = solved.weights[:CANDIDATE_RESAMPLES]
+                candidates = np.vstack([np.eye(k), reported, first])
             statistics.append(studentised_statistics(sign * (matrix - stack), candidates, scales))
             # Clipped at 0: min_j (w^T P)_j <= w^T P w = 0 holds exactly, up to rounding.
             exploit.append(np.maximum(-np.einsum("i,bij->bj", reported, stack).min(axis=1), 0.0))
@@ -435,6 +447,7 @@ def winner_distribution(
         reported=reported,
         matrix=matrix,
         scales=scales,
+        candidates=candidates,
         statistics=np.concatenate(statistics),
         weights=np.concatenate(weights),
         exploitability=np.concatenate(exploit),
