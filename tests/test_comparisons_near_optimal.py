@@ -53,6 +53,23 @@ def test_the_bounds_are_the_projections_of_the_set(scale):
     assert (low <= von_neumann_winner(P).weights + 1e-9).all()
 
 
+def test_pure_lotteries_in_the_set_settle_ends_without_an_lp(monkeypatch):
+    calls = []
+    real = near_optimal.linprog
+    monkeypatch.setattr(near_optimal, "linprog", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    # Items 0 and 1 can each win outright (their rows of P + margins are >= 0), item 2 cannot.
+    margins = np.array([[0.0, 0.7, 0.7], [0.7, 0.0, 0.7], [0.0, 0.0, 0.0]])
+    skew = np.array([[0.0, 0.5, 0.2], [-0.5, 0.0, 0.3], [-0.2, -0.3, 0.0]])
+    low, high = near_optimal_weight_bounds(skew, margins)
+    np.testing.assert_array_equal(low, [0, 0, 0])
+    assert high[:2].tolist() == [1, 1] and high[2] < 1
+    assert len(calls) == 1  # only item 2's largest weight needed an LP
+    lotteries = np.random.default_rng(0).dirichlet(np.ones(3), 100_000)
+    inside = lotteries[((lotteries @ (skew + margins)) >= 0).all(axis=1)]
+    assert inside[:, 2].max() <= high[2] + 1e-9
+    assert inside[:, 2].max() == pytest.approx(high[2], abs=0.02)
+
+
 def test_an_uncertified_answer_raises(monkeypatch):
     real = near_optimal.linprog
 

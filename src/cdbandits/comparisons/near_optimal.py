@@ -46,7 +46,9 @@ in ``C`` satisfies ``s p_i <= max_k (s [k = i] + (A y)_k)`` (add ``y_j (p^T A)_j
 bound a linear function on the simplex by its largest coefficient). The reported ends are
 these dual bounds for HiGHS's duals (so an interval contains the exact projection whatever
 the rounding), and a lottery in ``C`` attaining them to :data:`CERTIFICATE_TOL` proves them
-tight. A solver failure or a gap above the tolerance raises.
+tight. A solver failure or a gap above the tolerance raises. Without an LP: a pure lottery
+``e_k`` in ``C`` (row ``k`` of ``A`` non-negative, checked exactly) proves ``max p_k = 1`` and
+``min p_i = 0`` for every other item ``i``.
 """
 
 from __future__ import annotations
@@ -220,7 +222,10 @@ def near_optimal_weight_bounds(
         raise ValueError(f"margins must be a finite non-negative {P.shape} matrix")
     A = P + margin
     k = P.shape[0]
-    high = np.array([_certified_end(A, i, 1.0) for i in range(k)])
-    low = np.array([-_certified_end(A, i, -1.0) for i in range(k)])
+    pure = (A >= 0).all(axis=1)  # e_k lies in C
+    high = np.array([1.0 if pure[i] else _certified_end(A, i, 1.0) for i in range(k)])
+    low = np.array(
+        [0.0 if np.delete(pure, i).any() else -_certified_end(A, i, -1.0) for i in range(k)]
+    )
     # + 0.0 turns the -0.0 of a negated zero bound into 0.0.
     return np.clip(low, 0.0, 1.0) + 0.0, np.clip(high, 0.0, 1.0) + 0.0
