@@ -4,7 +4,7 @@ from test_comparisons_records import make_log
 
 from cdbandits.batched import von_neumann_winners
 from cdbandits.comparisons import uncertainty
-from cdbandits.comparisons.counts import count_pairs
+from cdbandits.comparisons.counts import PairCounts, count_pairs
 from cdbandits.comparisons.records import (
     FIRST_WINS,
     SECOND_WINS,
@@ -135,6 +135,8 @@ def test_a_large_log_pins_the_winner_down(method):
     assert dist.support_probability.tolist() == [1, 1, 1, 0]
     low, high = dist.weight_interval()
     assert np.all(low <= truth + 1e-9) and np.all(truth <= high + 1e-9)
+    assert np.all(high - low < 0.03)  # the confidence set's projections: simultaneous
+    low, high = dist.percentile_interval()
     assert np.all(high - low < 0.01)
     assert dist.exploitability_bound() < 0.005
     assert dist.condorcet_exists == 0.0
@@ -159,10 +161,13 @@ def test_every_resampled_winner_is_certified_against_its_matrix():
     assert dist.condorcet.tolist() == expected
 
 
+EMPTY_COUNTS = PairCounts(("a", "b", "c", "d"), np.zeros((4, 4)), np.zeros((4, 4)))
+
+
 def test_a_resample_without_comparisons_is_all_ties_and_everyone_is_in_the_support():
     empty = np.zeros((1, 2, 6))  # one resample, no wins for any of the 6 pairs of 4 items
     dist = uncertainty.winner_distribution(
-        "bootstrap", ("a", "b", "c", "d"), np.full(4, 0.25), iter([empty])
+        "bootstrap", ("a", "b", "c", "d"), np.full(4, 0.25), iter([empty]), counts=EMPTY_COUNTS
     )
     assert dist.support_probability.tolist() == [1, 1, 1, 1]
     assert dist.exploitability.tolist() == [0.0]

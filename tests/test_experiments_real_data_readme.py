@@ -69,10 +69,12 @@ def test_contexts_trec_and_coverage_paragraphs():
     assert "but only 40% where it is not" in why
     coverage = pd.DataFrame(
         [{"case": "atp", "method": "bootstrap", "target": "weight", "replications": 500,
-          "nominal": 0.95, "lowest": 0.91, "passes": False}]
+          "nominal": 0.95, "lowest": 0.91, "passes": False, "mean_width": 0.8}]
     )  # fmt: skip
     text = coverage_paragraph(coverage)
     assert "atp (500 synthetic logs)" in text and "91% (below nominal - tolerance)" in text
+    assert "(mean width 0.80)" in text and "do not cover at every item" in text
+    assert "cover at every item and size" in coverage_paragraph(coverage.assign(passes=True))
     full = readme_markdown(CLAIMS, PER_K, "| table |\n", gains, agreement, coverage)
     assert full.count("\n\n") == 4 and full.endswith("| table |\n")
     with_figures = readme_markdown(CLAIMS, PER_K, "| t |\n", gains, None, None, ["atp"])

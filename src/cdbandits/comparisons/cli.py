@@ -214,6 +214,8 @@ def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
         f"von Neumann winner (certified, min_j (w^T P)_j = {analysis.certificate:.1e}, "
         f"{analysis.solver_path}):",
         _support_table(analysis),
+        "  (weight intervals: the least and largest weight of the item in any lottery that "
+        "could be the von Neumann winner, all items at once; cdbandits.comparisons.near_optimal)",
     ]
     dists = list(analysis.distributions.values())
     for dist in dists:

@@ -6,7 +6,9 @@
 the reported vNW, :func:`.uncertainty.resampled_distribution`); and record whether each
 interval contains the truth:
 
-* ``"weight"``: per item, the percentile interval of its vNW weight against the weight in
+* ``"weight"``: per item, the interval of its vNW weight
+  (:meth:`.uncertainty.WinnerDistribution.weight_interval`, the projection of a confidence
+  set of lotteries, :mod:`.near_optimal`) against the weight in
   the true matrix's vNW (which must be unique: :func:`coverage_check` refuses a matrix
   whose vNW is not proven unique by the batched solver's Condorcet shortcut or simplex
   method, whose vertex is accepted only when strictly complementary, hence unique);
@@ -17,8 +19,9 @@ interval contains the truth:
   against ``Q[i, j]``.
 
 The result has one row per (method, target, item or pair) with the coverage, its
-Clopper–Pearson interval and ``passes = coverage >= confidence - tolerance`` (the issue's
-criterion: at least nominal minus 0.02 over at least 500 replications). ``resample`` can be
+Clopper–Pearson interval, the mean width of the weight and pair intervals and
+``passes = coverage >= confidence - tolerance`` (the issue's criterion: at least nominal
+minus 0.02 over at least 500 replications). ``resample`` can be
 replaced to check that a broken method *fails* the check. Runs sharded over independent
 random streams add up with :func:`merge_coverage`.
 """
@@ -145,7 +148,8 @@ def coverage_check(
         Columns ``method`` ("bootstrap", "posterior" or "binomial" for pairs), ``target``,
         ``label`` (item or "i>j"), ``truth``, ``covered``, ``replications``, ``coverage``,
         ``coverage_low``, ``coverage_high`` (95% Clopper–Pearson), ``nominal``,
-        ``passes``.
+        ``passes``, ``total_width`` and ``mean_width`` (of the intervals over the
+        replications; NaN for the one-sided exploitability bound).
     """
     P = as_skew(matrix, "auto")
     q = to_probability(P)
@@ -154,6 +158,8 @@ def coverage_check(
     truth = _unique_winner(P)
     rows, cols = pair_index(k)
     weight_hits = {method: np.zeros(k, dtype=np.int64) for method in methods}
+    weight_widths = {method: np.zeros(k) for method in methods}
+    pair_widths = np.zeros(rows.size)
     exploit_hits = dict.fromkeys(methods, 0)
     pair_hits = np.zeros(rows.size, dtype=np.int64)
     for _ in tqdm(range(replications), desc="coverage", disable=not progress, leave=False):
@@ -161,25 +167,32 @@ def coverage_check(
         counts = count_pairs(log)
         low, high = counts.intervals(confidence)
         pair_hits += _inside(low[rows, cols], high[rows, cols], q[rows, cols])
+        pair_widths += high[rows, cols] - low[rows, cols]
         reported = von_neumann_winners(counts.skew_matrix()[None]).weights[0]
         true_exploitability = -float((reported @ P).min())
         for method in methods:
             dist = resample(log, method, reported, resamples, rng, confidence=confidence)
-            weight_hits[method] += _inside(*dist.weight_interval(), truth)
+            weight_low, weight_high = dist.weight_interval()
+            weight_hits[method] += _inside(weight_low, weight_high, truth)
+            weight_widths[method] += weight_high - weight_low
             exploit_hits[method] += int(
                 true_exploitability <= dist.exploitability_bound() + _INSIDE_TOL
             )
     records = []
     for method in methods:
         records += [
-            (method, "weight", items[i], truth[i], weight_hits[method][i]) for i in range(k)
+            (method, "weight", items[i], truth[i], weight_hits[method][i], weight_widths[method][i])
+            for i in range(k)
         ]
-        records.append((method, "exploitability", "reported lottery", np.nan, exploit_hits[method]))
+        records.append(
+            (method, "exploitability", "reported lottery", np.nan, exploit_hits[method], np.nan)
+        )
     records += [
-        ("binomial", "pair", f"{i}>{j}", q[i, j], pair_hits[p])
+        ("binomial", "pair", f"{i}>{j}", q[i, j], pair_hits[p], pair_widths[p])
         for p, (i, j) in enumerate(zip(rows, cols, strict=True))
     ]
-    table = pd.DataFrame(records, columns=["method", "target", "label", "truth", "covered"])
+    columns = ["method", "target", "label", "truth", "covered", "total_width"]
+    table = pd.DataFrame(records, columns=columns)
     table["replications"] = replications
     table["nominal"] = confidence
     return _summarise(table, tolerance)
@@ -188,6 +201,7 @@ def coverage_check(
 def _summarise(table: pd.DataFrame, tolerance: float) -> pd.DataFrame:
     table = table.copy()
     table["coverage"] = table["covered"] / table["replications"]
+    table["mean_width"] = table["total_width"] / table["replications"]
     low, high = binomial_interval(table["covered"], table["replications"])
     table["coverage_low"], table["coverage_high"] = low, high
     table["passes"] = table["coverage"] >= table["nominal"] - tolerance
@@ -207,12 +221,10 @@ def merge_coverage(tables: Sequence[pd.DataFrame], tolerance: float = 0.02) -> p
     Returns
     -------
     pandas.DataFrame
-        The same rows with ``covered`` and ``replications`` summed and the rest recomputed.
+        The same rows with ``covered``, ``replications`` and ``total_width`` summed and the
+        rest recomputed.
     """
     keys = ["method", "target", "label", "truth", "nominal"]
-    combined = (
-        pd.concat(tables).groupby(keys, sort=False, dropna=False)[["covered", "replications"]].sum()
-    )
-    return _summarise(
-        combined.reset_index()[[*keys[:4], "covered", "replications", "nominal"]], tolerance
-    )
+    summed = ["covered", "total_width", "replications"]
+    combined = pd.concat(tables).groupby(keys, sort=False, dropna=False)[summed].sum(min_count=1)
+    return _summarise(combined.reset_index()[[*keys[:4], *summed, "nominal"]], tolerance)

@@ -22,9 +22,14 @@ probability of beating a draw from ``w``). It is 0 on the log's own matrix. Note
 :func:`cdbandits.winners.exploitability` returns the certificate ``min_j (w^T P)_j <= 0``.
 
 :class:`WinnerDistribution` holds the draws and summarises them: per item the probability of
-being in the support, a percentile interval on its weight, the probability of being the
-Condorcet winner or a Copeland winner, and a one-sided upper confidence bound on the
-exploitability (its ``confidence`` quantile).
+being in the support, an interval on its weight, the probability of being the Condorcet
+winner or a Copeland winner, and a one-sided upper confidence bound on the exploitability
+(its ``confidence`` quantile). The weight intervals are the projections of a confidence set
+of lotteries (:mod:`.near_optimal`: every lottery that could be the vNW given how far the
+resamples say the log's matrix can be from the truth), which hold simultaneously for all
+items; the percentile intervals of the resampled weights
+(:meth:`WinnerDistribution.percentile_interval`) under-cover at the sizes of real logs and
+are kept for comparison only.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -42,6 +48,13 @@ from tqdm.auto import tqdm
 
 from ..batched import METHODS, von_neumann_winners
 from .counts import PairCounts, count_pairs
+from .near_optimal import (
+    CANDIDATE_RESAMPLES,
+    entry_scales,
+    near_optimal_weight_bounds,
+    studentised_bound,
+    studentised_statistics,
+)
 from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
 from .settings import RESAMPLING_METHODS, ResamplingMethod
 
@@ -215,6 +228,17 @@ class WinnerDistribution:
     items : tuple of str
     reported : ndarray, shape (K,)
         The lottery whose exploitability is measured (the vNW of the log's matrix).
+    matrix : ndarray, shape (K, K)
+        The log's skew matrix ``P_hat``.
+    scales : ndarray, shape (K, K)
+        The standard errors of ``P_hat``'s entries (:func:`.near_optimal.entry_scales`).
+    candidates : ndarray, shape (C, K)
+        The candidate truths of :func:`.near_optimal.studentised_bound`: the pure lotteries,
+        ``reported`` and the first resamples' vNWs.
+    statistics : ndarray, shape (B, C)
+        Per resample, the studentised deviation ``T(p)`` of :mod:`.near_optimal` for every
+        candidate, from ``Delta_b = P_hat - P_b`` for the bootstrap and ``P_b - P_hat`` for
+        the posterior.
     weights : ndarray, shape (B, K)
         The certified vNW of every resampled matrix; an item is in the support when its
         weight exceeds :data:`SUPPORT_TOL`.
@@ -233,6 +257,10 @@ class WinnerDistribution:
     method: str
     items: tuple[str, ...]
     reported: NDArray[np.float64]
+    matrix: NDArray[np.float64]
+    scales: NDArray[np.float64]
+    candidates: NDArray[np.float64]
+    statistics: NDArray[np.float64]
     weights: NDArray[np.float64]
     exploitability: NDArray[np.float64]
     condorcet: NDArray[np.int64]
@@ -254,9 +282,30 @@ class WinnerDistribution:
         """Per item: fraction of resamples whose vNW puts positive weight on it."""
         return (self.weights > SUPPORT_TOL).mean(axis=0)
 
-    def weight_interval(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Per item: equal-tailed percentile interval of its vNW weight."""
+    def percentile_interval(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Per item: equal-tailed percentile interval of its resampled vNW weights.
+
+        Kept for comparison: it under-covers where the weight jumps (module docstring).
+        """
         return self._quantiles(self.weights)
+
+    @cached_property
+    def _weight_bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return near_optimal_weight_bounds(self.matrix, self.studentised_bound() * self.scales)
+
+    def studentised_bound(self) -> float:
+        """``t`` of :mod:`.near_optimal`: the weight intervals' set is ``P_hat + t S``."""
+        needed = studentised_statistics(-self.matrix[None], self.candidates, self.scales)[0]
+        return studentised_bound(self.statistics, needed, self.confidence)
+
+    def weight_interval(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Per item: least and largest weight of a lottery in the confidence set.
+
+        The projections of :mod:`.near_optimal`'s set (certified LPs); they contain the
+        true vNW's weights of all items at once with about the ``confidence`` level.
+        """
+        low, high = self._weight_bounds
+        return low.copy(), high.copy()
 
     def exploitability_bound(self) -> float:
         """One-sided upper confidence bound of the reported lottery's exploitability.
@@ -309,6 +358,12 @@ class WinnerDistribution:
             "resamples": self.resamples,
             "confidence": self.confidence,
             "items": self.item_table().to_dict(orient="records"),
+            "weight_interval": {
+                "construction": "projection of the confidence set of lotteries that could be "
+                "the von Neumann winner (cdbandits.comparisons.near_optimal); simultaneous "
+                "for all items",
+                "studentised_bound": self.studentised_bound(),
+            },
             "exploitability": {
                 "median": float(np.median(self.exploitability)),
                 "upper_bound": bound,
@@ -331,13 +386,16 @@ def winner_distribution(
     confidence: float = 0.95,
     progress: bool = False,
     total: int | None = None,
+    *,
+    counts: PairCounts,
 ) -> WinnerDistribution:
     """Solve every resampled matrix and collect the winners.
 
     Parameters
     ----------
-    method : str
-        Name of the resampling (stored).
+    method : {"bootstrap", "posterior"}
+        The resampling: it sets how the draws estimate the truth's deviation from the log's
+        matrix (:mod:`.near_optimal`).
     items : tuple of str
     reported : array_like, shape (K,)
         The lottery whose exploitability is measured.
@@ -349,18 +407,32 @@ def winner_distribution(
         Show a progress bar (on stderr).
     total : int, optional
         Number of resamples (for the progress bar).
+    counts : PairCounts
+        The log's counts (its matrix ``P_hat`` and the entries' standard errors).
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    if method not in RESAMPLING_METHODS:
+        raise ValueError(f"method must be one of {RESAMPLING_METHODS}, got {method!r}")
     k = len(items)
     reported = np.asarray(reported, dtype=np.float64)
-    weights, exploit, condorcet, copeland = [], [], [], []
+    if len(counts.items) != k:
+        raise ValueError(f"counts must be of {k} items, got {len(counts.items)}")
+    matrix, scales = counts.skew_matrix(), entry_scales(counts)
+    candidates = None
+    # Draws of P - P_hat: P_hat - P_b (bootstrap principle) or P_b - P_hat (posterior).
+    sign = 1.0 if method == "bootstrap" else -1.0
+    weights, exploit, condorcet, copeland, statistics = [], [], [], [], []
     paths = np.zeros(len(METHODS), dtype=np.int64)
     with tqdm(total=total, desc=f"{method} resamples", disable=not progress, leave=False) as bar:
         for chunk in chunks:
             stack = skew_stack(chunk, k)
             solved = von_neumann_winners(stack)
             weights.append(solved.weights)
+            if candidates is None:
+                first = solved.weights[:CANDIDATE_RESAMPLES]
+                candidates = np.vstack([np.eye(k), reported, first])
+            statistics.append(studentised_statistics(sign * (matrix - stack), candidates, scales))
             # Clipped at 0: min_j (w^T P)_j <= w^T P w = 0 holds exactly, up to rounding.
             exploit.append(np.maximum(-np.einsum("i,bij->bj", reported, stack).min(axis=1), 0.0))
             scores = (stack > 0).sum(axis=2)
@@ -373,6 +445,10 @@ def winner_distribution(
         method=method,
         items=items,
         reported=reported,
+        matrix=matrix,
+        scales=scales,
+        candidates=candidates,
+        statistics=np.concatenate(statistics),
         weights=np.concatenate(weights),
         exploitability=np.concatenate(exploit),
         condorcet=np.concatenate(condorcet).astype(np.int64),
@@ -410,12 +486,20 @@ def resampled_distribution(
         Beta prior of the posterior.
     progress : bool, optional
     """
+    counts = count_pairs(log)
     if method == "bootstrap":
         chunks = bootstrap_pair_wins(log, resamples, rng)
     elif method == "posterior":
-        chunks = posterior_pair_wins(count_pairs(log), resamples, rng, prior)
+        chunks = posterior_pair_wins(counts, resamples, rng, prior)
     else:
         raise ValueError(f"method must be one of {RESAMPLING_METHODS}, got {method!r}")
     return winner_distribution(
-        method, log.items, reported, chunks, confidence, progress=progress, total=resamples
+        method,
+        log.items,
+        reported,
+        chunks,
+        confidence,
+        progress=progress,
+        total=resamples,
+        counts=counts,
     )

@@ -154,7 +154,8 @@ def merge_case_shards(
 
 
 def coverage_summary(table: pd.DataFrame, case: str) -> pd.DataFrame:
-    """Per method and target: the lowest and mean coverage, and whether every row passes.
+    """Per method and target: the lowest and mean coverage, whether every row passes, and
+    the intervals' mean width (over rows and replications; NaN for the exploitability bound).
 
     ``table`` is the merged table of one case (:func:`cdbandits.comparisons.merge_coverage`).
     """
@@ -166,6 +167,7 @@ def coverage_summary(table: pd.DataFrame, case: str) -> pd.DataFrame:
         lowest=("coverage", "min"),
         mean=("coverage", "mean"),
         passes=("passes", "all"),
+        mean_width=("mean_width", "mean"),
     ).reset_index()
     lowest = table.loc[grouped["coverage"].idxmin(), ["method", "target", "label", "coverage_low"]]
     summary = summary.merge(

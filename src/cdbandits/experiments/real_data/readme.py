@@ -169,16 +169,30 @@ def coverage_paragraph(coverage: pd.DataFrame) -> str:
         cells = ", ".join(
             f"{row.method} {row.target} {_percent(row.lowest)}"
             f"{'' if row.passes else ' (below nominal - tolerance)'}"
+            + (f" (mean width {row.mean_width:.2f})" if row.target == "weight" else "")
             for row in table.itertuples(index=False)
         )
         parts.append(
             f"{case} ({int(table['replications'].iloc[0])} synthetic logs): lowest coverage {cells}"
         )
     nominal = float(coverage["nominal"].iloc[0])
+    weights = coverage[coverage["target"] == "weight"]
+    verdict = (
+        ""
+        if weights.empty
+        else " The weight intervals (every weight of a lottery that could be the von Neumann "
+        "winner, simultaneously for all items) "
+        + (
+            "cover at every item and size checked."
+            if weights["passes"].all()
+            else "do not cover at every item: read them as indicative."
+        )
+    )
     return (
         f"**Do the intervals cover at real sizes?** Nominal {_percent(nominal)}; "
         + "; ".join(parts)
         + "."
+        + verdict
     )
 
 

@@ -1,0 +1,231 @@
+"""Set-valued weight intervals: the lotteries that could be the von Neumann winner.
+
+The weight of an item in the von Neumann winner (vNW) is a discontinuous function of the
+matrix: items enter and leave the support, and a Condorcet winner's weight drops from 1 as
+soon as one of its pairs flips. Percentile intervals of resampled weights miss there: at
+the sizes of real logs the resampled vNW spreads its weight over more items than the true
+one, so a true weight of 1 (a Condorcet winner with a close pair) or a large true weight
+lies above the upper percentile far more often than nominal. These intervals come instead
+from a confidence *set* of lotteries: those that could be the vNW given how far, by the
+resamples, the log's matrix can be from the truth.
+
+The set. Let ``P_hat`` be the log's skew matrix, ``P`` the truth, ``Delta = P - P_hat``. Its
+distribution is estimated from the resampled matrices ``P_b``: as ``P_hat - P_b`` for the
+bootstrap (the bootstrap principle: ``P_hat - P`` is distributed like ``P_b - P_hat``) and as
+``P_b - P_hat`` for the posterior (``P`` is distributed like ``P_b``). Each entry has a scale
+``S[i, j]`` (:func:`entry_scales`, the binomial standard error of ``P_hat[i, j]``). The true
+vNW ``w`` has ``(w^T P)_j >= 0`` for every item ``j``; so with the studentised statistic
+
+    ``T(p) = max_j (p^T Delta)_j / (p^T S)_j``
+
+every ``j`` has ``(w^T (P_hat + t S))_j >= (w^T P)_j >= 0`` whenever ``T(w) <= t``. The bound
+``t`` is the largest ``confidence`` quantile of ``T(p)`` over the resamples among candidate
+truths ``p`` (:func:`studentised_statistics`, :func:`studentised_bound`): every pure
+lottery (an item as a Condorcet winner: the extreme case, where no averaging damps the
+noise), the reported vNW and the vNW of the first :data:`CANDIDATE_RESAMPLES` resamples
+(mixed truths the data allow). Then ``w`` lies, with about that confidence, in
+
+    ``C = {p in the simplex : (p^T (P_hat + t S))_j >= 0 for every item j}``,
+
+a polytope that contains the reported vNW. A candidate outside ``C`` cannot be the truth at
+that confidence, so it does not need to be covered: such candidates are dropped and ``t``
+recomputed over the rest until none is dropped (``t`` only decreases). A true vNW among
+the candidates is dropped only when its observed ``T`` (``max_j -(w^T P_hat)_j / (w^T S)_j``)
+exceeds a bound at least its own quantile, which has about the complementary probability;
+this keeps pure candidates from setting ``t`` when the data rule every Condorcet winner
+out, as the mixtures' ``T`` is smaller. Every item's interval is the projection
+``[min_{p in C} p_i, max_{p in C} p_i]``: it includes 0 whenever a lottery without the item
+could be the vNW and reaches 1 whenever the item alone could be. A mixed truth is covered
+when its ``T`` quantile is at most ``t``: the candidates bracket it (a mixture averages the
+noise of its rows, which lowers ``T`` below its rows' worst), and the coverage check
+(:mod:`.coverage`) measures it.
+
+Each end is a small LP, solved by HiGHS and certified. For ``A = P_hat + t S``, any
+``y >= 0`` (one entry per item ``j``) and sign ``s = +1`` (max) or ``-1`` (min), every ``p``
+in ``C`` satisfies ``s p_i <= max_k (s [k = i] + (A y)_k)`` (add ``y_j (p^T A)_j >= 0`` and
+bound a linear function on the simplex by its largest coefficient). The reported ends are
+these dual bounds for HiGHS's duals (so an interval contains the exact projection whatever
+the rounding), and a lottery in ``C`` attaining them to :data:`CERTIFICATE_TOL` proves them
+tight. A solver failure or a gap above the tolerance raises. Without an LP: a pure lottery
+``e_k`` in ``C`` (row ``k`` of ``A`` non-negative, checked exactly) proves ``max p_k = 1`` and
+``min p_i = 0`` for every other item ``i``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import linprog
+
+from ..winners import CertificationError, SolverError
+from .counts import PairCounts
+
+__all__ = [
+    "CANDIDATE_RESAMPLES",
+    "CERTIFICATE_TOL",
+    "entry_scales",
+    "near_optimal_weight_bounds",
+    "studentised_bound",
+    "studentised_statistics",
+]
+
+#: Resamples whose von Neumann winners join the candidate truths of :func:`studentised_bound`.
+CANDIDATE_RESAMPLES = 20
+
+#: Largest accepted gap between an interval end's dual bound and a feasible lottery's weight,
+#: and largest accepted violation of ``(p^T A)_j >= 0`` by that lottery.
+CERTIFICATE_TOL = 1e-7
+
+
+def entry_scales(counts: PairCounts) -> NDArray[np.float64]:
+    """``S[i, j] = 2 sqrt(q (1 - q) / (n + 2))``, ``q = (wins[i, j] + 1) / (n + 2)``.
+
+    The standard error of ``P_hat[i, j] = 2 Q_hat[i, j] - 1`` from ``n`` comparisons, with
+    one virtual win each way so that a pair won every time (or never compared) keeps a
+    positive scale. Zero diagonal. Only a scale: :func:`studentised_bound` calibrates it.
+    """
+    n = counts.comparisons
+    q = (counts.wins + 1.0) / (n + 2.0)
+    scales = 2.0 * np.sqrt(q * (1.0 - q) / (n + 2.0))
+    np.fill_diagonal(scales, 0.0)
+    return scales
+
+
+def studentised_statistics(
+    deviations: ArrayLike, candidates: ArrayLike, scales: ArrayLike
+) -> NDArray[np.float64]:
+    """``T(p) = max_j (p^T Delta_b)_j / (p^T S)_j`` per resample and candidate lottery.
+
+    Parameters
+    ----------
+    deviations : array_like, shape (B, K, K)
+        Draws ``Delta_b`` of ``P - P_hat`` (module docstring).
+    candidates : array_like, shape (C, K)
+        Lotteries.
+    scales : array_like, shape (K, K)
+        :func:`entry_scales`.
+
+    Returns
+    -------
+    ndarray, shape (B, C)
+        A column ``j`` with ``(p^T S)_j = 0`` (``p`` pure on ``j``, whose ``Delta_jj = 0``)
+        counts as 0.
+    """
+    draws = np.asarray(deviations, dtype=np.float64)
+    lotteries = np.asarray(candidates, dtype=np.float64)
+    spread = lotteries @ np.asarray(scales, dtype=np.float64)
+    numerator = np.einsum("ci,bij->bcj", lotteries, draws)
+    ratio = np.divide(numerator, spread, out=np.zeros_like(numerator), where=spread[None] > 1e-12)
+    return ratio.max(axis=2)
+
+
+def studentised_bound(statistics: ArrayLike, observed: ArrayLike, confidence: float) -> float:
+    """``t``: the largest ``confidence`` quantile over the candidates that ``C`` keeps.
+
+    Parameters
+    ----------
+    statistics : array_like, shape (B, C)
+        :func:`studentised_statistics` of the resamples' deviations.
+    observed : array_like, shape (C,)
+        Per candidate, the ``t`` it needs to lie in ``C``:
+        :func:`studentised_statistics` of ``-P_hat``.
+    confidence : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        At least 0. Candidates with ``observed > t`` are dropped and ``t`` recomputed over
+        the rest until none is (module docstring).
+    """
+    values = np.asarray(statistics, dtype=np.float64)
+    needed = np.asarray(observed, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] < 1 or values.shape[1] < 1:
+        raise ValueError(f"statistics must have shape (resamples, candidates), got {values.shape}")
+    if needed.shape != values.shape[1:]:
+        raise ValueError(f"observed must have shape {values.shape[1:]}, got {needed.shape}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    quantiles = np.quantile(values, confidence, axis=0)
+    kept = np.ones(quantiles.size, dtype=bool)
+    while True:
+        bound = max(float(quantiles[kept].max()), 0.0) if kept.any() else 0.0
+        still = kept & (needed <= bound + 1e-12)
+        if (still == kept).all():
+            return bound
+        kept = still
+
+
+def _certified_end(A: NDArray[np.float64], item: int, sign: float) -> float:
+    """``max sign * p_item`` over ``{p in the simplex: p^T A >= 0}``, a certified dual bound."""
+    k = A.shape[0]
+    objective = np.zeros(k)
+    objective[item] = -sign  # linprog minimises
+    result = linprog(
+        objective,
+        A_ub=-A.T,
+        b_ub=np.zeros(k),
+        A_eq=np.ones((1, k)),
+        b_eq=[1.0],
+        bounds=[(0.0, None)] * k,
+        method="highs",
+    )
+    if result.status != 0:
+        raise SolverError(
+            f"HiGHS found no {'largest' if sign > 0 else 'smallest'} weight of item {item} "
+            f"in the confidence set of lotteries: {result.message}"
+        )
+    duals = np.clip(-np.asarray(result.ineqlin.marginals), 0.0, None)
+    unit = np.zeros(k)
+    unit[item] = sign
+    bound = float((unit + A @ duals).max())
+    lottery = np.clip(result.x, 0.0, None)
+    lottery /= lottery.sum()
+    violation = -float((lottery @ A).min())
+    gap = bound - sign * lottery[item]
+    if violation > CERTIFICATE_TOL or gap > CERTIFICATE_TOL:
+        raise CertificationError(
+            f"the weight interval of item {item} is not certified: gap {gap:.2e}, "
+            f"constraint violation {violation:.2e} (tolerance {CERTIFICATE_TOL:.0e})"
+        )
+    return bound
+
+
+def near_optimal_weight_bounds(
+    P: ArrayLike, margins: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per item, the least and the largest weight over ``C = {p: p^T (P + margins) >= 0}``.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Skew-form preference matrix (the log's, ``P_hat``).
+    margins : array_like, shape (K, K)
+        Non-negative, ``t S`` in the module docstring.
+
+    Returns
+    -------
+    (low, high) : ndarray, shape (K,)
+        Certified outer bounds of ``min p_i`` and ``max p_i`` over ``C`` (within
+        :data:`CERTIFICATE_TOL` of the exact values), clipped to ``[0, 1]``.
+
+    Raises
+    ------
+    SolverError, CertificationError
+        HiGHS failed, or its answer could not be certified.
+    """
+    P = np.asarray(P, dtype=np.float64)
+    margin = np.asarray(margins, dtype=np.float64)
+    if P.ndim != 2 or P.shape[0] != P.shape[1] or not np.allclose(P, -P.T):
+        raise ValueError(f"P must be a skew-symmetric square matrix, got shape {P.shape}")
+    if margin.shape != P.shape or not (np.isfinite(margin).all() and (margin >= 0).all()):
+        raise ValueError(f"margins must be a finite non-negative {P.shape} matrix")
+    A = P + margin
+    k = P.shape[0]
+    pure = (A >= 0).all(axis=1)  # e_k lies in C
+    high = np.array([1.0 if pure[i] else _certified_end(A, i, 1.0) for i in range(k)])
+    low = np.array(
+        [0.0 if np.delete(pure, i).any() else -_certified_end(A, i, -1.0) for i in range(k)]
+    )
+    # + 0.0 turns the -0.0 of a negated zero bound into 0.0.
+    return np.clip(low, 0.0, 1.0) + 0.0, np.clip(high, 0.0, 1.0) + 0.0

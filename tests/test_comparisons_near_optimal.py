@@ -1,0 +1,133 @@
+import numpy as np
+import pytest
+from scipy.optimize import OptimizeResult
+
+from cdbandits.comparisons import near_optimal
+from cdbandits.comparisons.counts import PairCounts
+from cdbandits.comparisons.near_optimal import (
+    entry_scales,
+    near_optimal_weight_bounds,
+    studentised_bound,
+    studentised_statistics,
+)
+from cdbandits.winners import CertificationError, SolverError, von_neumann_winner
+
+# A cycle with unequal margins (a unique, mixed vNW) and a dominated fourth item.
+P = np.array(
+    [
+        [0.0, 0.6, -0.2, 0.5],
+        [-0.6, 0.0, 0.6, 0.5],
+        [0.2, -0.6, 0.0, 0.5],
+        [-0.5, -0.5, -0.5, 0.0],
+    ]
+)
+
+
+def test_without_margins_the_set_is_the_unique_winner():
+    low, high = near_optimal_weight_bounds(P, np.zeros((4, 4)))
+    truth = von_neumann_winner(P).weights
+    np.testing.assert_allclose(low, truth, atol=1e-7)
+    np.testing.assert_allclose(high, truth, atol=1e-7)
+
+
+def test_large_margins_allow_every_lottery():
+    low, high = near_optimal_weight_bounds(P, np.full((4, 4), 2.0) - 2.0 * np.eye(4))
+    np.testing.assert_allclose(low, 0.0, atol=1e-9)
+    assert not np.signbit(low).any()  # printed as 0.000, not -0.000
+    np.testing.assert_allclose(high, 1.0, atol=1e-9)
+
+
+@pytest.mark.parametrize("scale", [0.05, 0.2, 0.5])
+def test_the_bounds_are_the_projections_of_the_set(scale):
+    rng = np.random.default_rng(7)
+    margins = scale * rng.uniform(0.5, 1.5, (4, 4))
+    np.fill_diagonal(margins, 0.0)
+    low, high = near_optimal_weight_bounds(P, margins)
+    lotteries = rng.dirichlet(np.full(4, 0.3), 200_000)
+    inside = lotteries[((lotteries @ (P + margins)) >= 0).all(axis=1)]
+    assert len(inside) > 100
+    # Every lottery of the set lies within the bounds, and the bounds are nearly attained.
+    assert (inside >= low - 1e-9).all() and (inside <= high + 1e-9).all()
+    np.testing.assert_allclose(inside.min(axis=0), low, atol=0.05)
+    np.testing.assert_allclose(inside.max(axis=0), high, atol=0.05)
+    assert (low <= von_neumann_winner(P).weights + 1e-9).all()
+
+
+def test_pure_lotteries_in_the_set_settle_ends_without_an_lp(monkeypatch):
+    calls = []
+    real = near_optimal.linprog
+    monkeypatch.setattr(near_optimal, "linprog", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    # Items 0 and 1 can each win outright (their rows of P + margins are >= 0), item 2 cannot.
+    margins = np.array([[0.0, 0.7, 0.7], [0.7, 0.0, 0.7], [0.0, 0.0, 0.0]])
+    skew = np.array([[0.0, 0.5, 0.2], [-0.5, 0.0, 0.3], [-0.2, -0.3, 0.0]])
+    low, high = near_optimal_weight_bounds(skew, margins)
+    np.testing.assert_array_equal(low, [0, 0, 0])
+    assert high[:2].tolist() == [1, 1] and high[2] < 1
+    assert len(calls) == 1  # only item 2's largest weight needed an LP
+    lotteries = np.random.default_rng(0).dirichlet(np.ones(3), 100_000)
+    inside = lotteries[((lotteries @ (skew + margins)) >= 0).all(axis=1)]
+    assert inside[:, 2].max() <= high[2] + 1e-9
+    assert inside[:, 2].max() == pytest.approx(high[2], abs=0.02)
+
+
+def test_an_uncertified_answer_raises(monkeypatch):
+    real = near_optimal.linprog
+
+    def off_by_a_little(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return OptimizeResult({**result, "x": result.x + np.array([0.01, -0.01, 0.0, 0.0])})
+
+    monkeypatch.setattr(near_optimal, "linprog", off_by_a_little)
+    with pytest.raises(CertificationError, match="not certified"):
+        near_optimal_weight_bounds(P, np.zeros((4, 4)))
+
+
+def test_a_solver_failure_raises(monkeypatch):
+    def failed(*args, **kwargs):
+        return OptimizeResult(status=4, message="numerical difficulties")
+
+    monkeypatch.setattr(near_optimal, "linprog", failed)
+    with pytest.raises(SolverError, match="numerical difficulties"):
+        near_optimal_weight_bounds(P, np.zeros((4, 4)))
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="skew-symmetric"):
+        near_optimal_weight_bounds(np.ones((2, 2)), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="non-negative"):
+        near_optimal_weight_bounds(P, -np.ones((4, 4)))
+    with pytest.raises(ValueError, match="confidence"):
+        studentised_bound(np.zeros((3, 2)), np.zeros(2), 1.0)
+    with pytest.raises(ValueError, match="observed"):
+        studentised_bound(np.zeros((3, 2)), np.zeros(3), 0.9)
+
+
+def test_entry_scales_are_binomial_standard_errors_with_a_virtual_win_each_way():
+    wins = np.array([[0.0, 8.0], [2.0, 0.0]])
+    scales = entry_scales(PairCounts(("a", "b"), wins, np.zeros((2, 2))))
+    expected = 2 * np.sqrt(0.75 * 0.25 / 12)  # q = 9/12 one way, 3/12 the other
+    np.testing.assert_allclose(scales, [[0, expected], [expected, 0]])
+    never = entry_scales(PairCounts(("a", "b"), np.zeros((2, 2)), np.zeros((2, 2))))
+    assert never[0, 1] == pytest.approx(2 * np.sqrt(0.25 / 2))
+
+
+def test_studentised_statistics_by_hand():
+    scales = np.array([[0.0, 0.5, 0.25], [0.5, 0.0, 0.5], [0.25, 0.5, 0.0]])
+    deviation = np.array([[0.0, 0.2, -0.1], [-0.2, 0.0, 0.4], [0.1, -0.4, 0.0]])
+    half = np.array([0.5, 0.5, 0.0])
+    stats = studentised_statistics(deviation[None], np.vstack([np.eye(3), half]), scales)
+    # Pure lotteries: the row's largest standardised entry; the mixture: column by column.
+    mixed = max((half @ deviation)[j] / (half @ scales)[j] for j in range(3))
+    np.testing.assert_allclose(stats[0], [0.4, 0.8, 0.4, mixed])
+    assert studentised_bound(np.array([[-1.0, -2.0]]), np.zeros(2), 0.95) == 0.0
+
+
+def test_candidates_outside_the_set_do_not_set_the_bound():
+    draws = np.arange(100.0)[:, None] * [1.0, 2.0, 0.5]  # quantiles 49.5, 99, 24.75 at 0.5
+    assert studentised_bound(draws, np.zeros(3), 0.5) == pytest.approx(99.0)
+    # The second needs t = 150 > 99 to be in the set: dropped, t = 49.5; the third (30) is
+    # then dropped too, and the first stays.
+    needed = np.array([0.0, 150.0, 30.0])
+    assert studentised_bound(draws, needed, 0.5) == pytest.approx(49.5)
+    # A candidate needing t = 60 stays at t = 99 ... and is dropped at 49.5: one more round.
+    assert studentised_bound(draws, np.array([0.0, 150.0, 60.0]), 0.5) == pytest.approx(49.5)
