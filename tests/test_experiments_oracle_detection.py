@@ -34,7 +34,7 @@ TINY = {
         "seeds": SEEDS,
         "environment": {"n_contexts": 20, "margin": 1.0, "n_bins": 2},
         "explore_first": {"explore_rounds": 4000, "fpl_rounds": 5, "pgd_iterations": 2},
-        "small_explore_first": {"explore_rounds": 4000, "pgd_iterations": 64},
+        "small_explore_first": {"explore_rounds": 2000, "pgd_iterations": 64},
         "solvers": {"explore_rounds": 2, "fpl_rounds": 1000, "pgd_iterations": 64},
         "regret": {"horizon": 20000, "fpl_rounds": 5},
     },
