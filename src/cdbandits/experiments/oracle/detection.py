@@ -65,6 +65,7 @@ from .tables import check_statement, json_records
 __all__ = [
     "DETECTION_COLUMNS",
     "PARTS",
+    "SKEW_ESTIMATOR",
     "DetectionEnvironmentSettings",
     "DetectionResult",
     "DetectionSettings",
@@ -82,7 +83,9 @@ logger = logging.getLogger(__name__)
 #: The estimator of the ``small_explore_first`` part (``L = 1`` with two actions).
 SKEW_ESTIMATOR = "skew_symmetrised"
 
-#: Columns of the detection matrix (one row per statement and variant).
+#: Columns of the detection matrix (one row per statement and variant): ``seeds`` counts the
+#: trials checked (a seed on each of the statement's sweeps the detection runs),
+#: ``detections`` those at which the bound failed.
 DETECTION_COLUMNS = (
     "statement",
     "variant",
