@@ -190,3 +190,26 @@ def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
     assert solvers.experiment == default_solvers and default_solvers.explore_rounds == 4
     largest = max(default_solvers.pgd_iterations)
     assert pgd_bound(1.0, largest, largest) < 0.5
+
+
+def test_the_opt_in_config_makes_main_regret_with_fpl_informative_at_the_smallest_budget():
+    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
+    full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
+    sweeps = {
+        s.experiment.name: s for s in OracleSettings.from_config(merged(default, full)).sweeps
+    }
+    regret = sweeps["regret"]
+    n_policies, k = regret.environment.n_policies, regret.environment.n_actions
+    share, n = regret.experiment.failure_share, regret.experiment.fpl_rounds
+
+    def bound(horizon, rounds):
+        return main_regret_bound(horizon, n_policies, k * k, k * k, share, rounds)
+
+    (horizon,) = regret.experiment.horizons
+    assert bound(horizon, n) < horizon
+    # Near the smallest informative N (within 1%), which the default run's N is far below.
+    assert bound(horizon, int(0.99 * n)) >= horizon
+    assert bound(horizon, default["regret"]["fpl_rounds"]) > 100 * horizon
+    # One seed per shard, each asking for the hours its trial takes.
+    assert full["shards"] >= regret.experiment.seeds * len(regret.experiment.horizons)
+    assert full["shard_resources"]["regret"]["runtime"] > 10 * full["shard_runtime"]

@@ -4,7 +4,11 @@ import numpy as np
 import pytest
 from test_experiments_oracle_experiments import TINY
 
-from cdbandits.experiments.oracle.environment import build_environment
+from cdbandits.experiments.oracle.environment import (
+    build_environment,
+    environment_of,
+    switching_population,
+)
 from cdbandits.experiments.oracle.settings import EnvironmentSettings
 from cdbandits.oracle_methods.exploration import uniform_exploration
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy
@@ -51,3 +55,38 @@ def test_exploitability_agrees_with_the_true_matrix():
     ]
     # A policy's exploitability is minus the smallest entry of its row of M.
     np.testing.assert_allclose(pure, -environment.true_matrix.min(axis=1), atol=1e-12)
+
+
+@pytest.mark.parametrize(("n_contexts", "margin", "n_bins"), [(20, 1.0, 2), (8, 0.3, 4)])
+def test_switching_population_has_a_stump_winner_and_its_opposite_loses_margin(
+    n_contexts, margin, n_bins
+):
+    population = switching_population(n_contexts, margin)
+    np.testing.assert_array_equal(
+        switching_population(n_contexts, margin).matrices, population.matrices
+    )
+    x = population.features[:, 0]
+    assert np.all((0 < x) & (x < 1)) and (x < 0.5).sum() == n_contexts // 2
+    environment = environment_of(population, n_bins)
+    assert environment.n_policies == (n_bins - 1) * 4
+    # The winner (0 below the median, 1 above) and its opposite are policies of the class.
+    winner = (x > 0.5).astype(np.uint8)
+    columns = environment.actions.T
+    best = int(np.flatnonzero((columns == winner).all(axis=1))[0])
+    worst = int(np.flatnonzero((columns == 1 - winner).all(axis=1))[0])
+    assert environment.exploitability(PolicyMixture.uniform([best])) == pytest.approx(0.0)
+    assert environment.exploitability(PolicyMixture.uniform([worst])) == pytest.approx(margin)
+    # Always action 0 (the best fixed arm) loses margin on half the contexts.
+    always_0 = int(np.flatnonzero((columns == 0).all(axis=1))[0])
+    assert environment.exploitability(PolicyMixture.uniform([always_0])) == pytest.approx(
+        margin / 2
+    )
+
+
+@pytest.mark.parametrize(
+    ("n_contexts", "margin", "message"),
+    [(7, 1.0, "n_contexts must be even"), (0, 1.0, "at least 2"), (4, 1.5, "margin must be")],
+)
+def test_switching_population_refuses_bad_arguments(n_contexts, margin, message):
+    with pytest.raises(ValueError, match=message):
+        switching_population(n_contexts, margin)

@@ -27,8 +27,8 @@ rule run_oracle_shard:
         "results/benchmarks/run_oracle_shard/{experiment}-{shard}.tsv"
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=ORACLE["shard_runtime"],
+        mem_mb=oracle_shard_resource("mem_mb", 2000),
+        runtime=oracle_shard_resource("runtime", ORACLE["shard_runtime"]),
     conda:
         CONDA_ENV
     script:

@@ -41,6 +41,15 @@ def oracle_sweep_config(wildcards):
     return config_subset(ORACLE, SweepSettings.keys(wildcards.experiment))
 
 
+def oracle_shard_resource(name, default):
+    """A shard's resource ``name``: oracle.shard_resources of its sweep, else ``default``."""
+
+    def resource(wildcards):
+        return ORACLE.get("shard_resources", {}).get(wildcards.experiment, {}).get(name, default)
+
+    return resource
+
+
 def oracle_table(name):
     """Where a combined or summary table of the oracle sweeps goes."""
     return f"results/oracle/{name}.csv"

@@ -4,17 +4,25 @@ Every variant of :mod:`.broken_variants` (and the correct implementation, the co
 the sweep trials of :mod:`.experiments` at a small setting (:class:`DetectionSettings`,
 config ``oracle.detection``), and every statement of :data:`~.statements.STATEMENTS` is
 checked on its rows exactly as the bound table checks it (:func:`~.tables.check_statement`:
-at each seed, whether the statement's bound held). A check *detects* a variant when the
-bound failed at more than a fraction ``delta`` of the seeds, i.e. when the bound table's
-guarantee (coverage at least ``1 - delta``) would fail; a check that detects no variant has
-no power (:func:`check_power`), and one that flags the correct implementation raises a
-false alarm.
+at each trial, whether the statement's bound held), on the rows of every sweep of the
+statement the detection runs (:attr:`~.statements.Statement.sources`). A check *detects* a
+variant when the bound failed at more than a fraction ``delta`` of the trials, i.e. when
+the bound table's guarantee (coverage at least ``1 - delta``) would fail; a check that
+detects no variant has no power (:func:`check_power`), and one that flags the correct
+implementation raises a false alarm.
 
-The setting is small (2 actions, one feature, 8 stumps) and its budgets are chosen so
-that each check's bound is informative (below the quantity's ceiling) where that is
-affordable: ``m`` large for Lemma eq. (f2) and Lemma explore-first, a game of ``m = 2``
-exploration rounds for the solvers (its payoffs span the range ``L`` allows, so
-the gaps of broken solvers reach the bounds), and a long horizon for the regret bounds.
+The population is fixed, not drawn (:class:`DetectionEnvironmentSettings`,
+:func:`~.environment.switching_population`): two actions whose winner switches at the
+median of one feature with a stated ``margin``, so that a broken implementation which
+picks the wrong policy pays ``margin`` per context whatever the master seed (a drawn
+population may be nearly indifferent between the actions, and then nothing a broken
+solver outputs exceeds the bounds). The master seed drives only the trials' streams. The
+budgets are chosen so that each check's bound is informative (below the quantity's
+ceiling) where that is affordable: ``m`` large for Lemma eq. (f2) and Lemma explore-first,
+the skew-symmetrised estimator (``L = 1``) with ``T_in = T_out`` large enough for Theorem
+main-eps with ProjectedGD (``small_explore_first``), a game of ``m = 2`` exploration rounds
+for the solvers (its payoffs span the range ``L`` allows, so the gaps of broken solvers
+reach the bounds), and a long horizon for the regret bounds.
 
 Only the trials a variant can change are run: a sweep part (:data:`PARTS`) whose rows do
 not depend on the component a variant replaces reuses the correct implementation's rows,
@@ -32,7 +40,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from .broken_variants import CORRECT, VARIANTS, BrokenVariant
-from .environment import SweepEnvironment, build_environment
+from .environment import SweepEnvironment, environment_of, switching_population
 from .experiments import (
     LIBRARY,
     Row,
@@ -43,19 +51,22 @@ from .experiments import (
     sweep_trials,
 )
 from .settings import (
-    EnvironmentSettings,
+    PAPER_ESTIMATOR,
     ExperimentSettings,
     ExploreFirstSettings,
     RegretSettings,
     SettingsError,
+    SmallExploreFirstSettings,
     SolversSettings,
 )
-from .statements import STATEMENTS, Statement
-from .tables import check_statement, json_records, statement_rows
+from .statements import STATEMENTS, Source, Statement
+from .tables import check_statement, json_records
 
 __all__ = [
     "DETECTION_COLUMNS",
     "PARTS",
+    "SKEW_ESTIMATOR",
+    "DetectionEnvironmentSettings",
     "DetectionResult",
     "DetectionSettings",
     "PartRun",
@@ -69,7 +80,12 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Columns of the detection matrix (one row per statement and variant).
+#: The estimator of the ``small_explore_first`` part (``L = 1`` with two actions).
+SKEW_ESTIMATOR = "skew_symmetrised"
+
+#: Columns of the detection matrix (one row per statement and variant): ``seeds`` counts the
+#: trials checked (a seed on each of the statement's sweeps the detection runs),
+#: ``detections`` those at which the bound failed.
 DETECTION_COLUMNS = (
     "statement",
     "variant",
@@ -91,6 +107,53 @@ def _positive_int(section: Mapping[str, Any], key: str, path: str) -> int:
 
 
 @dataclass(frozen=True)
+class DetectionEnvironmentSettings:
+    """``oracle.detection.environment``: the fixed population of the detection.
+
+    :func:`~.environment.switching_population` (2 actions, one feature) with ``n_bins``-bin
+    stumps; ``n_bins`` even puts a bin edge at the median, so the population's Condorcet
+    winner is a policy of the class.
+
+    Attributes
+    ----------
+    n_contexts : int
+    margin : float
+    n_bins : int
+    """
+
+    n_contexts: int
+    margin: float
+    n_bins: int
+
+    n_actions: ClassVar[int] = 2
+    n_features: ClassVar[int] = 1
+
+    @property
+    def n_policies(self) -> int:
+        """``|Pi| = d (n_bins - 1) K^2`` of the stump class."""
+        return self.n_features * (self.n_bins - 1) * self.n_actions**2
+
+    @classmethod
+    def from_config(cls, section: Mapping[str, Any], path: str) -> DetectionEnvironmentSettings:
+        """From the ``environment`` mapping at ``path``."""
+        n_contexts = _positive_int(section, "n_contexts", path)
+        n_bins = _positive_int(section, "n_bins", path)
+        if n_contexts % 2 or n_bins % 2:
+            raise SettingsError(
+                f"{path}: n_contexts and n_bins must be even (the winner switches at the "
+                f"median, which must be a bin edge); got {n_contexts} and {n_bins}"
+            )
+        margin = section.get("margin")
+        if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin <= 1:
+            raise SettingsError(f"{path}.margin: expected a number in (0, 1]; got {margin!r}")
+        return cls(n_contexts=n_contexts, margin=float(margin), n_bins=n_bins)
+
+    def build(self) -> SweepEnvironment:
+        """The detection's environment (the same for every master seed)."""
+        return environment_of(switching_population(self.n_contexts, self.margin), self.n_bins)
+
+
+@dataclass(frozen=True)
 class DetectionSettings:
     """``oracle.detection`` with ``oracle.delta``: the setting the variants run at.
 
@@ -99,9 +162,12 @@ class DetectionSettings:
     delta : float
         Failure probability of every statement (``oracle.delta``).
     seeds : int
-    environment : EnvironmentSettings
+    environment : DetectionEnvironmentSettings
     explore_first : ExploreFirstSettings
-        One ``m``, both estimators.
+        One ``m``, the paper's estimator.
+    small_explore_first : SmallExploreFirstSettings
+        One ``m``, the skew-symmetrised estimator (Theorem main-eps with ProjectedGD is
+        informative there).
     solvers : SolversSettings
         One ``N`` and one ``T_in = T_out``.
     regret : RegretSettings
@@ -112,8 +178,9 @@ class DetectionSettings:
 
     delta: float
     seeds: int
-    environment: EnvironmentSettings
+    environment: DetectionEnvironmentSettings
     explore_first: ExploreFirstSettings
+    small_explore_first: SmallExploreFirstSettings
     solvers: SolversSettings
     regret: RegretSettings
 
@@ -127,37 +194,36 @@ class DetectionSettings:
         delta = float(config["delta"])
         seeds = _positive_int(section, "seeds", path)
         parts = {}
-        for name in ("environment", "explore_first", "solvers", "regret"):
+        for name in ("environment", "explore_first", "small_explore_first", "solvers", "regret"):
             part = section.get(name)
             if not isinstance(part, Mapping):
                 raise SettingsError(f"{path}.{name}: expected a mapping; got {part!r}")
             parts[name] = part
-        environment = parts["environment"]
-        try:
-            environment_settings = EnvironmentSettings(
-                n_actions=_positive_int(environment, "n_actions", f"{path}.environment"),
-                n_features=_positive_int(environment, "n_features", f"{path}.environment"),
-                n_contexts=_positive_int(environment, "n_contexts", f"{path}.environment"),
-                intransitivity=float(environment["intransitivity"]),
-                n_bins=_positive_int(environment, "n_bins", f"{path}.environment"),
-            )
-        except KeyError as error:
-            raise SettingsError(f"{path}.environment.{error.args[0]}: missing") from None
+        environment = DetectionEnvironmentSettings.from_config(
+            parts["environment"], f"{path}.environment"
+        )
 
         def integer(name: str, key: str) -> int:
             return _positive_int(parts[name], key, f"{path}.{name}")
 
+        def explore_first(kind: type[ExploreFirstSettings], name: str, estimator: str) -> Any:
+            return kind(
+                delta=delta,
+                seeds=seeds,
+                estimators=(estimator,),
+                explore_rounds=(integer(name, "explore_rounds"),),
+                # The skew part runs no SparringFPL (0 rounds): it serves ProjectedGD.
+                fpl_rounds=integer(name, "fpl_rounds") if kind is ExploreFirstSettings else 0,
+                pgd_iterations=integer(name, "pgd_iterations"),
+            )
+
         settings = cls(
             delta=delta,
             seeds=seeds,
-            environment=environment_settings,
-            explore_first=ExploreFirstSettings(
-                delta=delta,
-                seeds=seeds,
-                estimators=("importance_weighted", "skew_symmetrised"),
-                explore_rounds=(integer("explore_first", "explore_rounds"),),
-                fpl_rounds=integer("explore_first", "fpl_rounds"),
-                pgd_iterations=integer("explore_first", "pgd_iterations"),
+            environment=environment,
+            explore_first=explore_first(ExploreFirstSettings, "explore_first", PAPER_ESTIMATOR),
+            small_explore_first=explore_first(
+                SmallExploreFirstSettings, "small_explore_first", SKEW_ESTIMATOR
             ),
             solvers=SolversSettings(
                 delta=delta,
@@ -174,7 +240,7 @@ class DetectionSettings:
             ),
         )
         try:
-            settings.regret.check_horizons(environment_settings)
+            settings.regret.check_horizons(environment)
         except SettingsError as error:
             reason = str(error).partition(": ")[2]
             raise SettingsError(f"{path}.regret.horizon: {reason}") from None
@@ -210,6 +276,7 @@ class SweepPart:
 #: The parts every variant may run; SparringFPL and ProjectedGD rows of ``solvers`` apart.
 PARTS = (
     SweepPart("explore_first", "explore_first", frozenset({"scheme", "fpl", "pgd"})),
+    SweepPart("small_explore_first", "small_explore_first", frozenset({"scheme", "pgd"})),
     SweepPart("solvers_fpl", "solvers", frozenset({"scheme", "fpl"})),
     SweepPart("solvers_pgd", "solvers", frozenset({"scheme", "pgd"})),
     SweepPart("regret", "regret", frozenset({"scheme", "fpl", "sparring", "regret"})),
@@ -217,6 +284,7 @@ PARTS = (
 
 _TRIALS: dict[str, Any] = {
     "explore_first": explore_first_trial,
+    "small_explore_first": explore_first_trial,
     "solvers": solvers_trial,
     "regret": regret_trial,
 }
@@ -275,6 +343,14 @@ class DetectionResult:
     checks: pd.DataFrame
 
 
+def _select(rows: pd.DataFrame, source: Source) -> pd.DataFrame:
+    for column, value in source.selection:
+        if rows.empty:
+            break
+        rows = rows[rows[column] == value]
+    return rows
+
+
 def _statement_cell(
     statement: Statement,
     variant: BrokenVariant,
@@ -282,17 +358,25 @@ def _statement_cell(
     errors: Mapping[str, str],
     delta: float,
 ) -> tuple[dict[str, Any], pd.DataFrame | None]:
-    """A row of the matrix, and the statement's checks (None when its run raised)."""
+    """A row of the matrix, and the statement's checks (None when its run raised).
+
+    The statement is checked on its selected rows of every sweep of its sources the
+    detection runs; the trials of all of them count.
+    """
     cell = {"statement": statement.name, "variant": variant.name, "component": variant.component}
-    table = tables[statement.experiment]
-    rows = table if table.empty else statement_rows(statement, tables)
-    if rows.empty:
-        # Its rows' part raised (rows of other parts of the sweep may be there).
-        error = errors.get(statement.experiment)
+    sources = [source for source in statement.sources if source.experiment in tables]
+    selected = [(source, _select(tables[source.experiment], source)) for source in sources]
+    selected = [(source, rows) for source, rows in selected if not rows.empty]
+    if not selected:
+        # Its rows' parts raised (rows of other parts of the sweeps may be there).
+        error = "; ".join(filter(None, (errors.get(source.experiment) for source in sources)))
         if not error:
-            raise ValueError(f"{statement.name}: its selection keeps no {statement.experiment} row")
+            raise ValueError(f"{statement.name}: its selections keep no row of the detection")
         return cell | {"seeds": 0, "detections": 0, "detected": False, "error": error}, None
-    checks = check_statement(statement, rows)
+    checks = pd.concat(
+        [check_statement(statement, rows, source.experiment) for source, rows in selected],
+        ignore_index=True,
+    )
     failures = int((~checks["held"]).sum())
     return cell | {
         "seeds": len(checks),
@@ -316,7 +400,7 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
     -------
     DetectionResult
     """
-    environment = build_environment(settings.environment, seed)
+    environment = settings.environment.build()
     control: dict[str, PartRun] = {}
     cells: list[dict[str, Any]] = []
     control_checks: dict[str, pd.DataFrame] = {}
@@ -368,8 +452,10 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
 def check_power(matrix: pd.DataFrame, control_checks: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per statement: how informative its bound was, false alarms, variants detected.
 
-    Columns ``statement``, ``reference``, ``median_bound`` and ``median_measured`` (of the
-    correct implementation), ``ceiling`` (the largest value the quantity can take),
+    Columns ``statement``, ``reference``, ``sweep`` (of the statement's sweeps in the
+    detection, the one where the correct implementation's median bound is smallest relative
+    to the median ceiling), ``median_bound`` and ``median_measured`` (of the correct
+    implementation on that sweep), ``ceiling`` (the largest value the quantity can take),
     ``informative`` (median bound below the median ceiling), ``false_alarm`` (the control
     detected), ``variants_detected`` (among the broken variants), ``power`` (``"no power"``
     when none).
@@ -377,19 +463,25 @@ def check_power(matrix: pd.DataFrame, control_checks: Mapping[str, pd.DataFrame]
     rows = []
     broken = matrix[matrix["variant"] != CORRECT.name]
     for statement in STATEMENTS:
-        checks = control_checks[statement.name]
+        medians = (
+            control_checks[statement.name]
+            .groupby("experiment", sort=False)[["bound", "measured", "ceiling"]]
+            .median()
+        )
+        sweep = (medians["bound"] / medians["ceiling"]).idxmin()
         control = matrix[
             (matrix["statement"] == statement.name) & (matrix["variant"] == CORRECT.name)
         ]
         detected = broken[(broken["statement"] == statement.name) & broken["detected"]]
-        median_bound = float(checks["bound"].median())
-        ceiling = float(checks["ceiling"].median())
+        median_bound = float(medians.loc[sweep, "bound"])
+        ceiling = float(medians.loc[sweep, "ceiling"])
         rows.append(
             {
                 "statement": statement.name,
                 "reference": statement.reference,
+                "sweep": sweep,
                 "median_bound": median_bound,
-                "median_measured": float(checks["measured"].median()),
+                "median_measured": float(medians.loc[sweep, "measured"]),
                 "ceiling": ceiling,
                 "informative": bool(median_bound < ceiling),
                 "false_alarm": bool(control["detected"].iloc[0]),
@@ -401,14 +493,14 @@ def check_power(matrix: pd.DataFrame, control_checks: Mapping[str, pd.DataFrame]
 
 
 def detection_markdown(result: DetectionResult) -> str:
-    """The matrix (variants x statements, cells ``failed seeds / seeds``) and the summary."""
+    """The matrix (variants x statements, cells ``failed trials / trials``) and the summary."""
     matrix, checks = result.matrix, result.checks
     statements = list(checks["statement"])
     header = "| variant | " + " | ".join(statements) + " |"
     lines = [
-        "Detection of broken implementations: seeds at which each statement's bound failed "
-        "/ seeds run (**bold**: detected, the bound failed at more than delta of the seeds; "
-        "`raised`: the run stopped with an error before the check).",
+        "Detection of broken implementations: trials (seed and sweep) at which each "
+        "statement's bound failed / trials run (**bold**: detected, the bound failed at more "
+        "than delta of the trials; `raised`: the run stopped with an error before the check).",
         "",
         header,
         "|" + "---|" * (len(statements) + 1),
@@ -425,13 +517,13 @@ def detection_markdown(result: DetectionResult) -> str:
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "| statement | reference | median bound | median measured (correct) | ceiling "
+        "| statement | reference | sweep | median bound | median measured (correct) | ceiling "
         "| informative | false alarm | variants detected |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in checks.itertuples():
         lines.append(
-            f"| {row.statement} | {row.reference} | {row.median_bound:.4g} | "
+            f"| {row.statement} | {row.reference} | {row.sweep} | {row.median_bound:.4g} | "
             f"{row.median_measured:.4g} | {row.ceiling:.4g} | {'yes' if row.informative else 'no'} "
             f"| {'YES' if row.false_alarm else 'no'} | {row.power} |"
         )

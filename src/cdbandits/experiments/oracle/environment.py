@@ -32,7 +32,7 @@ from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...randomness import named_generator
 from .settings import EnvironmentSettings
 
-__all__ = ["SweepEnvironment", "build_environment"]
+__all__ = ["SweepEnvironment", "build_environment", "environment_of", "switching_population"]
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,12 @@ def build_environment(settings: EnvironmentSettings, seed: int) -> SweepEnvironm
         settings.intransitivity,
         named_generator(seed, "oracle", "population"),
     )
-    stumps = DecisionStumps(population.n_actions, settings.n_bins).fit(population.features)
+    return environment_of(population, settings.n_bins)
+
+
+def environment_of(population: ContextPopulation, n_bins: int) -> SweepEnvironment:
+    """The environment of ``population`` with the stumps of ``n_bins`` bins per feature."""
+    stumps = DecisionStumps(population.n_actions, n_bins).fit(population.features)
     actions = stumps.actions(population.features)
     _, first = np.unique(actions.T, axis=0, return_index=True)
     representatives = np.sort(first).astype(np.int64)
@@ -128,3 +133,36 @@ def build_environment(settings: EnvironmentSettings, seed: int) -> SweepEnvironm
         true_matrix=policy_matrix(population, np.ascontiguousarray(actions[:, representatives])),
         population_oracle=stumps.oracle(population.features),
     )
+
+
+def switching_population(n_contexts: int, margin: float) -> ContextPopulation:
+    """Two actions whose winner switches at the median of one feature; no randomness.
+
+    Contexts ``x_i = (i + 1/2) / n`` for ``i < n`` (uniform); action 0 beats action 1 with
+    probability ``(1 + margin) / 2`` where ``x < 1/2`` and loses with that probability where
+    ``x > 1/2`` (skew entry ``M_x(0, 1) = +-margin``). The Condorcet winner of ``M`` is the
+    stump ``x -> 0 if x < 1/2 else 1``, in the class whenever the median is a bin edge (an
+    even number of bins); its opposite stump is the worst policy, at exploitability
+    ``margin``, and the best fixed arm loses ``margin / 2`` per round to the winner.
+
+    Parameters
+    ----------
+    n_contexts : int
+        Even and at least 2 (half the contexts on each side of the median).
+    margin : float
+        In ``(0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_contexts`` is odd or below 2, or ``margin`` is outside ``(0, 1]``.
+    """
+    if n_contexts < 2 or n_contexts % 2:
+        raise ValueError(f"n_contexts must be even and at least 2; got {n_contexts}")
+    if not 0.0 < margin <= 1.0:
+        raise ValueError(f"margin must be in (0, 1]; got {margin}")
+    features = ((np.arange(n_contexts) + 0.5) / n_contexts)[:, None]
+    sign = np.where(features[:, 0] < 0.5, 1.0, -1.0)
+    matrices = np.zeros((n_contexts, 2, 2))
+    matrices[:, 0, 1], matrices[:, 1, 0] = margin * sign, -margin * sign
+    return ContextPopulation(features, matrices, np.full(n_contexts, 1.0 / n_contexts))

@@ -245,18 +245,19 @@ def explore_first_trial(
     lp_gap = solution.upper - solution.lower
     rows = [row("lp", 0, 0, environment.lp_mixture(solution), None, lp_gap, delta)]
     n_fpl = settings.fpl_rounds
-    fpl = implementations.fpl(n_rounds=n_fpl).fit(game, oracle, fpl_rng)
-    rows.append(
-        row(
-            "fpl",
-            n_fpl,
-            fpl.n_oracle_calls_,
-            fpl.row_mixture_,
-            fpl.row_vector_,
-            fpl_gap_bound(game.bound, m, n_fpl, delta / 2.0),
-            statistics_delta(delta, "fpl"),
+    if n_fpl:  # 0: no SparringFPL row (the broken-variant detection's skew part)
+        fpl = implementations.fpl(n_rounds=n_fpl).fit(game, oracle, fpl_rng)
+        rows.append(
+            row(
+                "fpl",
+                n_fpl,
+                fpl.n_oracle_calls_,
+                fpl.row_mixture_,
+                fpl.row_vector_,
+                fpl_gap_bound(game.bound, m, n_fpl, delta / 2.0),
+                statistics_delta(delta, "fpl"),
+            )
         )
-    )
     n_pgd = settings.pgd_iterations
     pgd = implementations.pgd(n_outer=n_pgd, n_inner=n_pgd).fit(game, oracle)
     rows.append(
