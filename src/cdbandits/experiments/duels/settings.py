@@ -221,7 +221,9 @@ class DuelsEnvironment:
             return cls._online(entry, key, name)
         extra = sorted(set(entry) & {*_CONTEXTUAL_KEYS, *_ONLINE_KEYS})
         if extra:
-            raise _ConfigError(f"{key}: {extra} apply to a contextual or online environment only")
+            raise _ConfigError(
+                f"{key}: {extra} apply to a contextual environment (or an online one) only"
+            )
         data = entry.get("data")
         if (
             not isinstance(data, list | tuple)
