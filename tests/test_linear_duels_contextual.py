@@ -94,19 +94,40 @@ DETERMINISTIC = ContextPopulation(
 )
 
 
+def _recording(algorithm):
+    """``algorithm`` with every outcome its ``update`` is given kept in ``seen``."""
+    update = algorithm.update
+    algorithm.seen = []
+
+    def recorded(*arguments):
+        algorithm.seen.append(arguments[-1])
+        update(*arguments)
+
+    algorithm.update = recorded
+    return algorithm
+
+
 @pytest.mark.parametrize("name", ["colstim", "maxinp", "dbgd"])
 def test_a_population_decides_the_duels_by_its_own_matrices(name):
     phi = action_features(np.ones((2, 1)), 2)
     rng = np.random.default_rng(0)
     if name == "dbgd":
-        log = dbgd_population_log(DuelingBanditGradientDescent(), DETERMINISTIC, phi, 400, rng)
+        algorithm = _recording(DuelingBanditGradientDescent())
+        log = dbgd_population_log(algorithm, DETERMINISTIC, phi, 400, rng)
     else:
-        log = population_duel_log(make_algorithm(name), DETERMINISTIC, phi, 400, rng)
+        algorithm = _recording(make_algorithm(name))
+        log = population_duel_log(algorithm, DETERMINISTIC, phi, 400, rng)
     duels = log.first_actions != log.second_actions
     assert duels.sum() >= 5 and set(log.context_ids.tolist()) == {0, 1}
     # arm 0 wins in context 0 and loses in context 1, whichever slot it holds
     winner_is_0 = np.where(log.outcomes > 0, log.first_actions, log.second_actions) == 0
     assert (winner_is_0[duels] == (log.context_ids[duels] == 0)).all()
+    # and the algorithm learned from these outcomes (DBGD: 0 for a tie, else +-1)
+    if name == "dbgd":
+        expected = np.where(duels, log.outcomes, 0)
+    else:
+        expected = (log.outcomes > 0).astype(int)
+    assert algorithm.seen == expected.tolist()
 
 
 def test_population_runs_refuse_features_of_another_shape():
