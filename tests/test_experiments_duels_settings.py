@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from cdbandits.datasets import DATA_FILES
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS, DuelsSweep
+from cdbandits.experiments.online.settings import MslrParameters, SupervisedParameters
 from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 
 ROOT = Path(__file__).resolve().parents[1]
 
 CONTEXTUAL = {"name": "c", "kind": "contextual", "contexts": 4, "actions": 3, "features": 2,
               "policies": 5}  # fmt: skip
+ONLINE = {"name": "o", "kind": "online", "setting": "synthetic"}
 
 
 def test_algorithms_are_the_karmed_ones():
@@ -43,8 +45,12 @@ def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds()
     sweep = DuelsSweep.from_config(default)
     assert sweep.algorithms == ALGORITHMS + CONTEXTUAL_ALGORITHMS
     assert sweep.seeds >= 20 and sweep.horizon == 100_000
-    contextual = [e for e in sweep.environments if e.kind == "contextual"]
-    assert contextual, "the default run has a contextual environment"
+    contextual = [e for e in sweep.environments if e.contextual]
+    assert {e.kind for e in contextual} == {"contextual", "online"}
+    assert {type(e.online).environment for e in contextual if e.online} == {
+        "synthetic",
+        "supervised",
+    }
     assert (
         len(sweep.tasks())
         == (
@@ -59,8 +65,8 @@ def test_contextual_algorithms_run_on_contextual_environments_only():
     sweep = DuelsSweep.from_config(section)
     for task in sweep.tasks():
         if task.algorithm in CONTEXTUAL_ALGORITHMS:
-            assert sweep.environment(task.environment).kind == "contextual"
-    contextual = next(e for e in sweep.environments if e.kind == "contextual")
+            assert sweep.environment(task.environment).contextual
+    contextual = next(e for e in sweep.environments if e.contextual)
     assert sweep.horizon_for("rucb", 5, contextual) == contextual.horizon
     assert sweep.horizon_for("rucb", 5) == sweep.horizon
 
@@ -104,10 +110,19 @@ def test_bad_values_name_their_key(changes, message):
         ({**CONTEXTUAL, "policies": 0}, r"\[0\].policies: expected an integer >= 1"),
         ({**CONTEXTUAL, "arms": 3}, r"\[0\].arms: a contextual environment has no arms"),
         ({**CONTEXTUAL, "horizon": 7}, r"\(c\).horizon: 7 must be one of"),
+        ({**CONTEXTUAL, "setting": "mslr"}, r"\[0\].setting: a contextual environment has no"),
+        ({**ONLINE, "setting": "adversarial"}, r"\[0\].setting: expected one of"),
+        ({**ONLINE, "contexts": 3}, r"\[0\].contexts: an online environment has no contexts"),
+        ({**ONLINE, "data": ["x"]}, r"\[0\].data: an online environment reads no data"),
+        ({**ONLINE, "parameters": {"margin": 0.5}}, r"unknown keys \['margin'\] for the synthetic"),
+        ({**ONLINE, "parameters": {"n_actions": 1}}, r"\[0\].parameters: n_actions must be in"),
+        ({**ONLINE, "components": 0}, r"\[0\].components: expected an integer >= 1"),
+        ({**ONLINE, "horizon": 7}, r"\(o\).horizon: 7 must be one of"),
+        ({"name": "a", "kind": "matrix", "data": ["x"], "setting": "mslr"}, "or an online one"),
     ],
 )
 def test_bad_environments_name_their_entry(entry, message):
-    with pytest.raises(ValueError, match=r"duels\.environments(\[0\]| \(c\))") as raised:
+    with pytest.raises(ValueError, match=r"duels\.environments(\[0\]| \([co]\))") as raised:
         tiny_sweep(environments=[entry])
     assert raised.match(message)
 
@@ -146,3 +161,14 @@ def test_shards_partition_the_tasks(shards, seeds):
 def test_a_shard_out_of_range_is_refused():
     with pytest.raises(ValueError, match="shard must be in 0..1"):
         tiny_sweep().shard_tasks(2)
+
+
+def test_an_online_entry_takes_the_online_defaults_and_its_own_parameters():
+    entry = {**ONLINE, "setting": "supervised", "parameters": {"dataset": "iris"}}
+    environment = DuelsSweep.from_config(sweep_config(environments=[entry])).environments[0]
+    assert environment.contextual and environment.components == 5 and environment.files == ()
+    assert environment.online == SupervisedParameters(dataset="iris", margin=0.6, n_bins=4)
+    mslr = {**ONLINE, "setting": "mslr", "parameters": {"matrices": "m.npz"}, "components": 2}
+    environment = DuelsSweep.from_config(sweep_config(environments=[mslr])).environments[0]
+    assert environment.online == MslrParameters(matrices="m.npz", n_bins=2)
+    assert environment.files == ("m.npz",) and environment.components == 2

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from cdbandits.contextual.environments import ContextPopulation
 from cdbandits.linear_duels import (
     DuelingBanditGradientDescent,
     linear_environment,
@@ -12,9 +13,12 @@ from cdbandits.linear_duels import (
 )
 from cdbandits.linear_duels.contextual import (
     ArmScorePolicies,
+    action_features,
     as_population,
     dbgd_duel_log,
+    dbgd_population_log,
     linear_duel_log,
+    population_duel_log,
 )
 
 #: Context 0 shows arms with utilities (1, 0, -1), context 1 the reverse (theta = 1, d = 1).
@@ -70,3 +74,65 @@ def test_dbgd_ties_while_both_rankers_pick_the_same_arm_and_learns_from_wins():
     algorithm = DuelingBanditGradientDescent(learning_rate=0.1)
     dbgd_duel_log(algorithm, MIRRORED, 2000, np.random.default_rng(0))
     assert algorithm.weights_[0] > 0 and algorithm.wins_ > 0
+
+
+def test_action_features_put_the_context_in_the_action_block():
+    phi = action_features([[1.0, 2.0], [3.0, -1.0]], 3)
+    assert phi.shape == (2, 3, 6)
+    assert phi[0].tolist() == [[1, 2, 0, 0, 0, 0], [0, 0, 1, 2, 0, 0], [0, 0, 0, 0, 1, 2]]
+    assert phi[1, 2].tolist() == [0, 0, 0, 0, 3, -1]
+    with pytest.raises(ValueError, match="n_actions >= 2"):
+        action_features([[1.0]], 1)
+
+
+#: Two contexts with the same features: action 0 always beats 1 in context 0 and always
+#: loses in context 1, so outcomes come from P_x, which the features cannot tell apart.
+DETERMINISTIC = ContextPopulation(
+    np.zeros((2, 1)),
+    np.array([[[0.0, 1.0], [-1.0, 0.0]], [[0.0, -1.0], [1.0, 0.0]]]),
+    np.array([0.5, 0.5]),
+)
+
+
+def _recording(algorithm):
+    """``algorithm`` with every outcome its ``update`` is given kept in ``seen``."""
+    update = algorithm.update
+    algorithm.seen = []
+
+    def recorded(*arguments):
+        algorithm.seen.append(arguments[-1])
+        update(*arguments)
+
+    algorithm.update = recorded
+    return algorithm
+
+
+@pytest.mark.parametrize("name", ["colstim", "maxinp", "dbgd"])
+def test_a_population_decides_the_duels_by_its_own_matrices(name):
+    phi = action_features(np.ones((2, 1)), 2)
+    rng = np.random.default_rng(0)
+    if name == "dbgd":
+        algorithm = _recording(DuelingBanditGradientDescent())
+        log = dbgd_population_log(algorithm, DETERMINISTIC, phi, 400, rng)
+    else:
+        algorithm = _recording(make_algorithm(name))
+        log = population_duel_log(algorithm, DETERMINISTIC, phi, 400, rng)
+    duels = log.first_actions != log.second_actions
+    assert duels.sum() >= 5 and set(log.context_ids.tolist()) == {0, 1}
+    # arm 0 wins in context 0 and loses in context 1, whichever slot it holds
+    winner_is_0 = np.where(log.outcomes > 0, log.first_actions, log.second_actions) == 0
+    assert (winner_is_0[duels] == (log.context_ids[duels] == 0)).all()
+    # and the algorithm learned from these outcomes (DBGD: 0 for a tie, else +-1)
+    if name == "dbgd":
+        expected = np.where(duels, log.outcomes, 0)
+    else:
+        expected = (log.outcomes > 0).astype(int)
+    assert algorithm.seen == expected.tolist()
+
+
+def test_population_runs_refuse_features_of_another_shape():
+    with pytest.raises(ValueError, match=r"arm_features must have shape \(2, 2, d\)"):
+        population_duel_log(
+            make_algorithm("colstim"), DETERMINISTIC, np.zeros((2, 3, 1)), 5,
+            np.random.default_rng(0),
+        )  # fmt: skip

@@ -1,7 +1,8 @@
 # Issue 13: the field's K-armed dueling-bandit algorithms (cdbandits.karmed) on preference
 # matrices built from real data (MSLR, arXiv, ATP, PrefLib), and next to the contextual ones
 # (SparringEXP4.P, explore-then-exploit, CoLSTIM, MaxInP, DBGD) on contextual environments
-# (kind: contextual, drawn from the seed), sharded over (environment,
+# (kind: contextual, drawn from the seed; kind: online, the online family's synthetic,
+# supervised and MSLR per-query populations), sharded over (environment,
 # algorithm, seed); regret against the von Neumann winner, Condorcet and Copeland regret,
 # time per round (kept under results/benchmarks/duels/: wall times are the one output that
 # differs between runs of one config); the leaderboard, the published-behaviour table, the figures, the README
@@ -17,6 +18,7 @@ DUELS_CATEGORY = "Dueling-bandit algorithms on real data"
 rule build_duels_environment:
     input:
         data=duels_environment_data,
+        files=duels_environment_files,
         library=DUELS_LIBRARY["environments"],
     output:
         matrix=report(
@@ -49,6 +51,8 @@ rule run_duels_shard:
         matrices=expand(
             rules.build_duels_environment.output.matrix, environment=DUELS_ENVIRONMENT_NAMES
         ),
+        # the online environments' files, read when a shard builds their instance
+        files=sorted({path for paths in DUELS_ENVIRONMENT_FILES.values() for path in paths}),
         library=DUELS_LIBRARY["experiments"],
     output:
         regret="results/duels/shards/regret-{shard}.csv",

@@ -34,6 +34,18 @@ DUELS_LIBRARY["timings"] = library(
 )
 
 
+# Files of the workflow an environment reads besides its data (an online mslr environment's
+# per-query matrices, made by the letor rules).
+DUELS_ENVIRONMENT_FILES = {
+    environment.name: list(environment.files) for environment in DUELS_SWEEP.environments
+}
+
+
 def duels_environment_data(wildcards):
     """The fetched data files an environment is built from, in its config order."""
     return [data_path(key) for key in DUELS_ENTRIES[wildcards.environment].get("data", [])]
+
+
+def duels_environment_files(wildcards):
+    """The workflow's files an environment reads besides its data (none for most)."""
+    return DUELS_ENVIRONMENT_FILES[wildcards.environment]

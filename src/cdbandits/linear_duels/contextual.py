@@ -15,6 +15,12 @@ exact (:func:`cdbandits.contextual.regret.regret_curve`):
   current ranker ``w`` and the candidate ``w'`` each put forward their best arm
   (``argmax_i w . x_i``), the two arms duel, and the candidate's win moves ``w`` (a tie when
   both put forward the same arm).
+
+The same algorithms also play a :class:`~cdbandits.contextual.environments.ContextPopulation`
+that has no linear model at all, given features for its arms (:func:`action_features`:
+``phi(x, a) = e_a (x) x``, the context's features placed in action ``a``'s block, ``K d``
+dimensions): the duel's outcome is then drawn from the context's own matrix ``P_x``
+(:func:`population_duel_log` for CoLSTIM and MaxInP, :func:`dbgd_population_log` for DBGD).
 """
 
 from __future__ import annotations
@@ -26,11 +32,20 @@ from ..contextual.duels import DuelLog, schedule_log
 from ..contextual.environments import ContextPopulation, StochasticEnvironment
 from ..contextual.policies import PolicyClass
 from ..karmed.context_free import outcome_log
+from .base import LinearDuelingAlgorithm
 from .dbgd import DuelingBanditGradientDescent
 from .environments import LinearDuelingEnvironment
 from .simulation import LinearSimulationResult
 
-__all__ = ["ArmScorePolicies", "as_population", "dbgd_duel_log", "linear_duel_log"]
+__all__ = [
+    "ArmScorePolicies",
+    "action_features",
+    "as_population",
+    "dbgd_duel_log",
+    "dbgd_population_log",
+    "linear_duel_log",
+    "population_duel_log",
+]
 
 
 def as_population(environment: LinearDuelingEnvironment) -> ContextPopulation:
@@ -137,6 +152,78 @@ def linear_duel_log(
     )
 
 
+def action_features(contexts: ArrayLike, n_actions: int) -> NDArray[np.float64]:
+    """``phi(x, a) = e_a (x) x``: each action's features are the context's, in its own block.
+
+    Parameters
+    ----------
+    contexts : array_like, shape (n_contexts, d)
+    n_actions : int
+        ``K >= 2``.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_contexts, K, K d)
+        ``phi[x, a, a d : (a + 1) d] = contexts[x]``, zero elsewhere; a linear score
+        ``w . phi(x, a) = w_a . x`` is thus one linear score per action.
+    """
+    features = np.asarray(contexts, dtype=np.float64)
+    if features.ndim != 2 or n_actions < 2:
+        raise ValueError(
+            f"need contexts of shape (n_contexts, d) and n_actions >= 2; got {features.shape}, "
+            f"{n_actions}"
+        )
+    n, d = features.shape
+    phi = np.zeros((n, n_actions, n_actions, d))
+    for action in range(n_actions):
+        phi[:, action, action] = features
+    return phi.reshape(n, n_actions, n_actions * d)
+
+
+def _checked_arm_features(
+    population: ContextPopulation, arm_features: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    features = np.ascontiguousarray(arm_features, dtype=np.float64)
+    if features.ndim != 3 or features.shape[:2] != (population.n_contexts, population.n_actions):
+        raise ValueError(
+            f"arm_features must have shape ({population.n_contexts}, {population.n_actions}, d) "
+            f"(contexts, actions, features); got {features.shape}"
+        )
+    return features
+
+
+def population_duel_log(
+    algorithm: LinearDuelingAlgorithm,
+    population: ContextPopulation,
+    arm_features: NDArray[np.float64],
+    horizon: int,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """Play ``horizon`` rounds of CoLSTIM or MaxInP on a population's own matrices.
+
+    The algorithm sees ``arm_features[x]`` (shape ``(K, d)``, e.g. :func:`action_features`)
+    in context ``x`` and plays its NumPy round (:meth:`LinearDuelingAlgorithm.select` /
+    ``update``); ``a`` wins iff the round's duel uniform is below ``(1 + P_x(a, b)) / 2``,
+    whatever the features (no linear model is assumed). ``rng`` is split into the
+    environment's stream (:meth:`StochasticEnvironment.draw_schedule`) and the algorithm's.
+    """
+    features = _checked_arm_features(population, arm_features)
+    environment_rng, algorithm_rng = rng.spawn(2)
+    context_ids, duel_uniforms = StochasticEnvironment(population).draw_schedule(
+        horizon, environment_rng
+    )
+    algorithm.start(population.n_actions, features.shape[2], algorithm_rng, horizon)
+    win = (1.0 + population.matrices) / 2.0
+    first = np.empty(horizon, dtype=np.int64)
+    second = np.empty(horizon, dtype=np.int64)
+    for t in range(horizon):
+        context = context_ids[t]
+        a, b = algorithm.select(features[context])
+        first[t], second[t] = a, b
+        algorithm.update(a, b, 1 if duel_uniforms[t] < win[context, a, b] else 0)
+    return schedule_log(population, context_ids, duel_uniforms, first, second)
+
+
 def dbgd_duel_log(
     algorithm: DuelingBanditGradientDescent,
     environment: LinearDuelingEnvironment,
@@ -145,21 +232,40 @@ def dbgd_duel_log(
 ) -> DuelLog:
     """Play ``horizon`` rounds of DBGD on the arms of each context (module docstring).
 
+    :func:`dbgd_population_log` on :func:`as_population` of ``environment`` with its arms'
+    features.
+    """
+    return dbgd_population_log(
+        algorithm, as_population(environment), environment.features, horizon, rng
+    )
+
+
+def dbgd_population_log(
+    algorithm: DuelingBanditGradientDescent,
+    population: ContextPopulation,
+    arm_features: NDArray[np.float64],
+    horizon: int,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """Play ``horizon`` rounds of DBGD on a population whose arms have features.
+
     ``rng`` is split into the environment's stream
     (:meth:`~cdbandits.contextual.environments.StochasticEnvironment.draw_schedule`) and
-    DBGD's. The outcome DBGD learns from is ``+1`` when the current ranker's arm won, ``-1``
-    when the candidate's did, and ``0`` when both put forward the same arm.
+    DBGD's. In context ``x`` the current ranker ``w`` and the candidate ``w'`` each put
+    forward their best arm (``argmax_i w . arm_features[x, i]``), the two duel on ``P_x``, and
+    the outcome DBGD learns from is ``+1`` when the current ranker's arm won, ``-1`` when the
+    candidate's did, and ``0`` when both put forward the same arm.
     """
-    population = as_population(environment)
+    features = _checked_arm_features(population, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
     context_ids, duel_uniforms = StochasticEnvironment(population).draw_schedule(
         horizon, environment_rng
     )
-    algorithm.start(environment.n_features, algorithm_rng)
+    algorithm.start(features.shape[2], algorithm_rng)
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
-        arms = environment.features[context_ids[t]]
+        arms = features[context_ids[t]]
         current, candidate = algorithm.select()
         a, b = int(np.argmax(arms @ current)), int(np.argmax(arms @ candidate))
         first[t], second[t] = a, b

@@ -44,6 +44,7 @@ __all__ = [
     "duel_outcome_compiled",
     "letor_linear_environment",
     "linear_environment",
+    "principal_components",
     "synthetic_linear_environment",
 ]
 
@@ -253,7 +254,7 @@ def synthetic_linear_environment(
     return linear_environment(features, theta, link, name=name)
 
 
-def _principal_components(features: NDArray[np.float64], n_components: int) -> NDArray[np.float64]:
+def principal_components(features: NDArray[np.float64], n_components: int) -> NDArray[np.float64]:
     """Standardise the columns (constant ones dropped), project on the leading principal
     components, and scale so that the projected rows have mean squared norm 1."""
     spread = features.std(axis=0)
@@ -334,7 +335,7 @@ def letor_linear_environment(
             "need n_arms >= 2, n_features >= 1 and contexts_per_query >= 1; got "
             f"{n_arms}, {n_features}, {contexts_per_query}"
         )
-    projected = _principal_components(np.asarray(data.features, dtype=np.float64), n_features)
+    projected = principal_components(np.asarray(data.features, dtype=np.float64), n_features)
     offsets = data.query_offsets
     documents = []
     for query in range(data.n_queries):

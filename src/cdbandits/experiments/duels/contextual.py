@@ -13,6 +13,26 @@ certified contextual von Neumann winner ``W``
 drawn from the stream ``duels/<environment>/environment`` and the class from
 ``duels/<environment>/policies``: every seed and algorithm meets the same ones.
 
+An ``"online"`` environment is one of the online family's
+(:func:`cdbandits.experiments.online.experiments.build_instance`: the synthetic intransitive
+population with random linear policies, a supervised dataset or the MSLR per-query matrices
+with decision stumps), the same instance as the ``online`` sweep's for the same parameters
+and master seed, with the exact winner ``W`` of its policy class. CoLSTIM, MaxInP and DBGD
+need arm features; it has none, so they get ``phi(x, a) = e_a (x) z(x)``
+(:func:`cdbandits.linear_duels.contextual.action_features`): ``z(x)`` the context's features,
+or, when it has more than ``components`` of them, its first ``components`` principal
+components (standardised, :func:`cdbandits.linear_duels.environments.principal_components`),
+placed in action ``a``'s block (``K * components`` dimensions: a linear score is one linear
+score of ``z`` per action). They play the population's own matrices ``P_x``
+(:func:`cdbandits.linear_duels.contextual.population_duel_log`, a NumPy round loop, and
+:func:`~cdbandits.linear_duels.contextual.dbgd_population_log`): no linear model holds
+there. The online family's adaptive adversary
+(:class:`cdbandits.contextual.environments.CounterPlayAdversary`) is left out: its ``P_t``
+depends on the learner's past duels in each context, so the duels of a context-blind
+algorithm do not have the law of a K-armed run against one fixed matrix, which is what
+:func:`~cdbandits.karmed.context_free.simulate_context_free` (the compiled K-armed engine)
+relies on, and its ``W`` is not defined by one population.
+
 Each algorithm plays it with what it may use (:func:`contextual_log`):
 
 * the K-armed algorithms of :mod:`cdbandits.karmed` no context: the actions are their arms
@@ -21,8 +41,8 @@ Each algorithm plays it with what it may use (:func:`contextual_log`):
   (uniform exploration for Theorem main-regret's ``m`` rounds with ``delta = 0.05``, the
   compact game solved by SparringFPL with 100 rounds): the policy class on the contexts;
 * CoLSTIM and MaxInP (their papers' defaults) and DBGD (the defaults of
-  :class:`~cdbandits.linear_duels.DuelingBanditGradientDescent`): the arms' features, not the
-  class (they may beat ``W``: a negative regret).
+  :class:`~cdbandits.linear_duels.DuelingBanditGradientDescent`): the arms' features (above
+  for an online environment), not the class (they may beat ``W``: a negative regret).
 
 Regret (:func:`contextual_regret`, the columns of the K-armed runs): ``von_neumann`` against
 ``W``, ``sum_t sum_a d_{x_t}(a) g_t(a)`` with ``d_x`` the action distribution of ``W`` in
@@ -45,6 +65,7 @@ from ...contextual.duels import DuelLog
 from ...contextual.environments import ContextPopulation, StochasticEnvironment
 from ...contextual.exp4p import SparringExp4P
 from ...contextual.oracle import ActionTable, ClassificationOracle
+from ...contextual.policies import DecisionStumps, PolicyClass, RandomLinearPolicies
 from ...contextual.regret import (
     ContextualVonNeumannWinner,
     contextual_von_neumann_winner,
@@ -59,16 +80,21 @@ from ...linear_duels import make_algorithm as make_linear
 from ...linear_duels import simulate as simulate_linear
 from ...linear_duels.contextual import (
     ArmScorePolicies,
+    action_features,
     as_population,
     dbgd_duel_log,
+    dbgd_population_log,
     linear_duel_log,
+    population_duel_log,
 )
-from ...linear_duels.environments import LinearDuelingEnvironment
+from ...linear_duels.environments import LinearDuelingEnvironment, principal_components
 from ...oracle_methods.exploration import uniform_exploration
 from ...oracle_methods.explore_exploit import explore_then_exploit
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.theory import explore_exploit_rounds
 from ...randomness import named_generator
+from ..online.experiments import build_instance
+from ..online.settings import OnlineSetting
 from .settings import DuelsEnvironment
 
 __all__ = [
@@ -76,6 +102,7 @@ __all__ = [
     "FPL_ROUNDS",
     "ContextualInstance",
     "build_contextual_instance",
+    "build_online_instance",
     "context_averaged_probabilities",
     "contextual_instance",
     "contextual_log",
@@ -95,10 +122,11 @@ class ContextualInstance:
 
     Attributes
     ----------
-    environment : LinearDuelingEnvironment
+    environment : LinearDuelingEnvironment or None
+        The linear model of a ``"contextual"`` environment (None for an ``"online"`` one).
     population : ContextPopulation
         The same as the paper's setting.
-    policy_class : ArmScorePolicies
+    policy_class : PolicyClass
     table : ActionTable
         The class on the contexts.
     oracle : ClassificationOracle
@@ -106,19 +134,24 @@ class ContextualInstance:
         ``W``, exact and certified.
     distributions : ndarray of float64, shape (n_contexts, K)
         ``d_x``: the action distribution of ``W`` in each context.
+    arm_features : ndarray of float64, shape (n_contexts, K, d)
+        What CoLSTIM, MaxInP and DBGD see of each context's arms.
     """
 
-    environment: LinearDuelingEnvironment
+    environment: LinearDuelingEnvironment | None
     population: ContextPopulation
-    policy_class: ArmScorePolicies
+    policy_class: PolicyClass
     table: ActionTable
     oracle: ClassificationOracle
     winner: ContextualVonNeumannWinner
     distributions: NDArray[np.float64]
+    arm_features: NDArray[np.float64]
 
 
 def build_contextual_instance(settings: DuelsEnvironment, seed: int) -> ContextualInstance:
-    """The environment, class, oracle and exact winner of a contextual ``settings``."""
+    """The environment, class, oracle and exact winner of a contextual or online ``settings``."""
+    if settings.kind == "online":
+        return build_online_instance(settings, seed)
     if settings.kind != "contextual":
         raise ValueError(f"environment {settings.name!r} is a {settings.kind} environment")
     assert settings.contexts and settings.actions and settings.features and settings.policies
@@ -143,6 +176,33 @@ def contextual_instance(
     """The instance of a given environment and (unfitted) policy class."""
     population = as_population(environment)
     policy_class.fit(population.features)
+    return _instance(environment, population, policy_class, environment.features)
+
+
+def build_online_instance(settings: DuelsEnvironment, seed: int) -> ContextualInstance:
+    """The online family's instance of an ``"online"`` ``settings`` (module docstring).
+
+    The population and fitted class are those of
+    :func:`cdbandits.experiments.online.experiments.build_instance` with the master ``seed``;
+    the arm features are ``e_a (x) z(x)``.
+    """
+    if settings.kind != "online" or settings.online is None or settings.components is None:
+        raise ValueError(f"environment {settings.name!r} is a {settings.kind} environment")
+    online = build_instance(OnlineSetting(settings.name, (1,), settings.online), seed)
+    assert online.population is not None  # synthetic, supervised and mslr are populations
+    contexts = online.population.features
+    if contexts.shape[1] > settings.components:
+        contexts = principal_components(contexts, settings.components)
+    arm_features = action_features(contexts, online.population.n_actions)
+    return _instance(None, online.population, online.policy_class, arm_features)
+
+
+def _instance(
+    environment: LinearDuelingEnvironment | None,
+    population: ContextPopulation,
+    policy_class: PolicyClass,
+    arm_features: NDArray[np.float64],
+) -> ContextualInstance:
     table = policy_class.action_table(population.features)
     winner = contextual_von_neumann_winner(population, table.actions)
     return ContextualInstance(
@@ -155,6 +215,7 @@ def contextual_instance(
         distributions=mixture_action_distributions(
             table.actions, winner.policy_weights, population.n_actions
         ),
+        arm_features=arm_features,
     )
 
 
@@ -183,14 +244,23 @@ def contextual_log(
             SparringFPL(n_rounds=FPL_ROUNDS),
             rng,
         ).log
+    environment = instance.environment
     if algorithm in ("colstim", "maxinp"):
+        if environment is None:
+            return population_duel_log(
+                make_linear(algorithm), population, instance.arm_features, horizon, rng
+            )
         run_rng, log_rng = rng.spawn(2)
         result = simulate_linear(
-            make_linear(algorithm), instance.environment, horizon, run_rng, record_duels=True
+            make_linear(algorithm), environment, horizon, run_rng, record_duels=True
         )
         return linear_duel_log(population, result, log_rng)
     if algorithm == "dbgd":
-        return dbgd_duel_log(DuelingBanditGradientDescent(), instance.environment, horizon, rng)
+        if environment is None:
+            return dbgd_population_log(
+                DuelingBanditGradientDescent(), population, instance.arm_features, horizon, rng
+            )
+        return dbgd_duel_log(DuelingBanditGradientDescent(), environment, horizon, rng)
     raise ValueError(f"no contextual run for algorithm {algorithm!r}")
 
 
@@ -214,23 +284,39 @@ def contextual_regret(
 def contextual_summary(instance: ContextualInstance) -> dict[str, Any]:
     """What the tables say of the environment beyond its K-armed view.
 
-    ``context_free_best``: the largest share of the contexts in which any one action is a
-    best arm; ``winner_policies``: the policies in the support of ``W``; ``winner_best_share``:
-    the probability that ``W`` plays a best arm of the context.
+    A *best arm* of a context is one of highest utility in a linear environment, and one of
+    highest Borda score ``sum_b P_x(a, b)`` in an online one (the same arms when the
+    utilities exist: the link is increasing). ``context_free_best``: the largest share of the
+    contexts in which any one action is a best arm; ``winner_policies``: the policies in the
+    support of ``W``; ``winner_best_share``: the probability that ``W`` plays a best arm of
+    the context; ``policy_class``: what the class is, for a reader.
     """
-    environment = instance.environment
-    best = environment.utilities == environment.best_utilities()[:, None]
+    population, environment = instance.population, instance.environment
+    if environment is not None:
+        scores = environment.utilities
+    else:
+        scores = population.matrices.sum(axis=2)
+    best = scores == scores.max(axis=1, keepdims=True)
     return {
-        "n_contexts": environment.n_contexts,
-        "n_features": environment.n_features,
+        "n_contexts": population.n_contexts,
+        "n_features": int(instance.arm_features.shape[2]),
         "n_policies": instance.table.n_policies,
+        "policy_class": _POLICY_CLASSES.get(type(instance.policy_class), "policies"),
         "distinct_policies": instance.winner.distinct_policies,
         "winner_policies": int(instance.winner.support.size),
-        "context_free_best": float((environment.probabilities @ best).max()),
+        "context_free_best": float((population.probabilities @ best).max()),
         "winner_best_share": float(
-            environment.probabilities @ (instance.distributions * best).sum(axis=1)
+            population.probabilities @ (instance.distributions * best).sum(axis=1)
         ),
     }
+
+
+#: How the summaries name the policy classes.
+_POLICY_CLASSES: dict[type, str] = {
+    ArmScorePolicies: "linear argmax policies",
+    RandomLinearPolicies: "random linear argmax policies",
+    DecisionStumps: "decision stumps",
+}
 
 
 def context_averaged_probabilities(instance: ContextualInstance) -> NDArray[np.float64]:

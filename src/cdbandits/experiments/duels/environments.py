@@ -14,8 +14,9 @@ matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
 * ``"preflib"``: ``Q[i, j]`` the share of the voters ranking ``i`` above ``j`` among those
   ranking both (:func:`cdbandits.comparisons.pairwise_margins`), 1/2 for a pair no voter
   ranks;
-* ``"contextual"``: no file; the context-averaged matrix of the environment drawn from the
-  master seed (:mod:`.contextual`), actions named ``action 0`` ...
+* ``"contextual"`` and ``"online"``: no data file; the context-averaged matrix of the
+  environment (drawn from the master seed, or the online family's instance;
+  :mod:`.contextual`), actions named ``action 0`` ...
 
 :func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
 Copeland winners) for the tables. :func:`write_environment` / :func:`read_environment`
@@ -118,7 +119,7 @@ def build_environment(
             f"environment {environment.name!r} reads {len(environment.data)} files; "
             f"got {len(paths)}"
         )
-    if environment.kind == "contextual":
+    if environment.contextual:
         instance = build_contextual_instance(environment, _seed(environment, seed))
         q = context_averaged_probabilities(instance)
         return q, tuple(f"action {i}" for i in range(q.shape[0]))
@@ -173,7 +174,7 @@ def environment_summary(
     vnw = von_neumann_winner(skew)
     support = np.flatnonzero(vnw.weights > 1e-9)
     contextual = None
-    if environment.kind == "contextual":
+    if environment.contextual:
         contextual = contextual_summary(
             build_contextual_instance(environment, _seed(environment, seed))
         ) | {"horizon": environment.horizon}

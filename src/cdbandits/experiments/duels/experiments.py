@@ -168,7 +168,7 @@ def run_duels_shard(
     needed = {
         task.environment
         for task in sweep.tasks()
-        if sweep.environment(task.environment).kind != "contextual"
+        if not sweep.environment(task.environment).contextual
     }
     missing = sorted(needed - set(environments))
     if missing:
@@ -178,7 +178,7 @@ def run_duels_shard(
     regrets, timings = [], []
     for number, task in enumerate(tasks, start=1):
         settings = sweep.environment(task.environment)
-        if settings.kind == "contextual":
+        if settings.contextual:
             if task.environment not in instances:
                 instances[task.environment] = build_contextual_instance(settings, seed)
             played: PreferenceEnvironment | ContextualInstance = instances[task.environment]

@@ -15,7 +15,16 @@ by one of three recipes (``kind``):
   features each, and a class of ``policies`` linear argmax policies over which the regret
   (eq. rd1) and the contextual von Neumann winner are exact. The contextual algorithms
   (:data:`CONTEXTUAL_ALGORITHMS`) run only here, next to the K-armed ones, which see no
-  context; ``horizon`` (one of the leaderboard horizons) may shorten its runs.
+  context; ``horizon`` (one of the leaderboard horizons) may shorten its runs;
+* ``"online"``: an environment of the online family (:mod:`cdbandits.experiments.online`)
+  with its policy class: ``setting`` ``"synthetic"`` (intransitive population, random
+  linear policies), ``"supervised"`` (a scikit-learn dataset, decision stumps) or ``"mslr"``
+  (the per-query MSLR matrices, decision stumps), with ``parameters`` the keys of that
+  ``online.<setting>`` section (:data:`ONLINE_DEFAULTS` for those not given), and
+  ``components``, the dimension the arm features of CoLSTIM, MaxInP and DBGD project the
+  contexts to (:mod:`.contextual`). Like ``"contextual"`` it is contextual: every algorithm
+  runs on it. The online family's adversarial setting is not offered: its matrices depend on
+  the learner's past duels (:mod:`.contextual` says why that excludes the K-armed engine).
 
 :class:`DuelsSweep` is the whole section: the environments, the algorithms of
 :mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
@@ -31,10 +40,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..online.settings import (
+    EnvironmentParameters,
+    MslrParameters,
+    SupervisedParameters,
+    SyntheticParameters,
+)
+
 __all__ = [
     "ALGORITHMS",
     "CONTEXTUAL_ALGORITHMS",
     "ENVIRONMENT_KINDS",
+    "ONLINE_DEFAULTS",
+    "ONLINE_SETTINGS",
     "DuelsEnvironment",
     "DuelsSweep",
     "EnvironmentKind",
@@ -66,10 +84,35 @@ CONTEXTUAL_ALGORITHMS: tuple[str, ...] = (
     "dbgd",
 )
 
-EnvironmentKind = Literal["matrix", "atp", "preflib", "contextual"]
-ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = ("matrix", "atp", "preflib", "contextual")
+EnvironmentKind = Literal["matrix", "atp", "preflib", "contextual", "online"]
+ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = (
+    "matrix",
+    "atp",
+    "preflib",
+    "contextual",
+    "online",
+)
+
+#: The online settings an ``"online"`` environment may use, with the defaults of their
+#: parameters (those of the ``online`` section's defaults).
+ONLINE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "synthetic": {
+        "n_actions": 3,
+        "n_policies": 100,
+        "n_features": 5,
+        "n_contexts": 200,
+        "intransitivity": 0.8,
+    },
+    "supervised": {"dataset": "wine", "margin": 0.6, "n_bins": 4},
+    "mslr": {"matrices": "results/letor/per_query/sample_informational.npz", "n_bins": 2},
+}
+ONLINE_SETTINGS: tuple[str, ...] = tuple(ONLINE_DEFAULTS)
+
+#: Default of an online environment's ``components``.
+DEFAULT_COMPONENTS = 5
 
 _CONTEXTUAL_KEYS = ("contexts", "actions", "features", "policies", "horizon")
+_ONLINE_KEYS = ("setting", "parameters", "components", "horizon")
 
 _NAME = re.compile(r"[a-z0-9_]+")
 
@@ -123,7 +166,12 @@ class DuelsEnvironment:
         ``"contextual"`` only: number of contexts, arms per context, features per arm, and
         policies in the class.
     horizon : int or None
-        ``"contextual"`` only: rounds of its runs (None: the sweep's horizon).
+        ``"contextual"`` and ``"online"`` only: rounds of its runs (None: the sweep's
+        horizon).
+    online : SyntheticParameters, SupervisedParameters, MslrParameters or None
+        ``"online"`` only: the online setting and its parameters.
+    components : int or None
+        ``"online"`` only: the contexts' dimension in the arm features.
     """
 
     name: str
@@ -137,12 +185,27 @@ class DuelsEnvironment:
     features: int | None = None
     policies: int | None = None
     horizon: int | None = None
+    online: EnvironmentParameters | None = None
+    components: int | None = None
+
+    @property
+    def contextual(self) -> bool:
+        """Whether the context is observed (``"contextual"`` and ``"online"``)."""
+        return self.kind in ("contextual", "online")
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Files other than ``data`` the environment reads (an online ``mslr`` matrices file)."""
+        if isinstance(self.online, MslrParameters):
+            return (self.online.matrices,)
+        return ()
 
     @classmethod
     def from_config(cls, entry: Mapping[str, Any], key: str) -> DuelsEnvironment:
         """Parse one entry of ``duels.environments`` (``key`` names it in errors)."""
         unknown = sorted(
-            set(entry) - {"name", "kind", "data", "title", "arms", "players", *_CONTEXTUAL_KEYS}
+            set(entry)
+            - {"name", "kind", "data", "title", "arms", "players", *_CONTEXTUAL_KEYS, *_ONLINE_KEYS}
         )
         if unknown:
             raise _ConfigError(f"{key}: unknown keys {unknown}")
@@ -154,9 +217,13 @@ class DuelsEnvironment:
             raise _ConfigError(f"{key}.kind: expected one of {ENVIRONMENT_KINDS}; got {kind!r}")
         if kind == "contextual":
             return cls._contextual(entry, key, name)
-        extra = sorted(set(entry) & set(_CONTEXTUAL_KEYS))
+        if kind == "online":
+            return cls._online(entry, key, name)
+        extra = sorted(set(entry) & {*_CONTEXTUAL_KEYS, *_ONLINE_KEYS})
         if extra:
-            raise _ConfigError(f"{key}: {extra} apply to a contextual environment only")
+            raise _ConfigError(
+                f"{key}: {extra} apply to a contextual environment (or an online one) only"
+            )
         data = entry.get("data")
         if (
             not isinstance(data, list | tuple)
@@ -178,12 +245,47 @@ class DuelsEnvironment:
         return cls(name, kind, tuple(data), _title(entry, key, name), arms, players)
 
     @classmethod
+    def _online(cls, entry: Mapping[str, Any], key: str, name: str) -> DuelsEnvironment:
+        _no_data(entry, key, "an online", ("arms", "players", *_CONTEXTUAL_KEYS[:-1]))
+        setting = entry.get("setting")
+        if setting not in ONLINE_SETTINGS:
+            raise _ConfigError(f"{key}.setting: expected one of {ONLINE_SETTINGS}; got {setting!r}")
+        given = entry.get("parameters", {})
+        if not isinstance(given, Mapping):
+            raise _ConfigError(f"{key}.parameters: expected a mapping; got {given!r}")
+        unknown = sorted(set(given) - set(ONLINE_DEFAULTS[setting]))
+        if unknown:
+            raise _ConfigError(
+                f"{key}.parameters: unknown keys {unknown} for the {setting} setting; known: "
+                f"{sorted(ONLINE_DEFAULTS[setting])}"
+            )
+        values = ONLINE_DEFAULTS[setting] | dict(given)
+        kinds: dict[str, type[EnvironmentParameters]] = {
+            "synthetic": SyntheticParameters,
+            "supervised": SupervisedParameters,
+            "mslr": MslrParameters,
+        }
+        try:
+            parameters = kinds[setting](**values)
+        except (TypeError, ValueError) as error:
+            raise _ConfigError(f"{key}.parameters: {error}") from None
+        components = _integer(f"{key}.components", entry.get("components", DEFAULT_COMPONENTS), 1)
+        horizon = entry.get("horizon")
+        if horizon is not None:
+            horizon = _integer(f"{key}.horizon", horizon, 2)
+        return cls(
+            name,
+            "online",
+            (),
+            _title(entry, key, name),
+            horizon=horizon,
+            online=parameters,
+            components=components,
+        )
+
+    @classmethod
     def _contextual(cls, entry: Mapping[str, Any], key: str, name: str) -> DuelsEnvironment:
-        for absent in ("arms", "players"):
-            if absent in entry:
-                raise _ConfigError(f"{key}.{absent}: a contextual environment has no {absent}")
-        if entry.get("data", []) != []:
-            raise _ConfigError(f"{key}.data: a contextual environment reads no data file")
+        _no_data(entry, key, "a contextual", ("arms", "players", *_ONLINE_KEYS[:-1]))
         sizes = {
             size: _integer(f"{key}.{size}", entry.get(size), minimum)
             for size, minimum in (("contexts", 1), ("actions", 2), ("features", 1), ("policies", 1))
@@ -194,6 +296,14 @@ class DuelsEnvironment:
         if horizon is not None:
             horizon = _integer(f"{key}.horizon", horizon, 2)
         return cls(name, "contextual", (), _title(entry, key, name), horizon=horizon, **sizes)
+
+
+def _no_data(entry: Mapping[str, Any], key: str, kind: str, absent: Sequence[str]) -> None:
+    for name in absent:
+        if name in entry:
+            raise _ConfigError(f"{key}.{name}: {kind} environment has no {name}")
+    if entry.get("data", []) != []:
+        raise _ConfigError(f"{key}.data: {kind} environment reads no data file")
 
 
 @dataclass(frozen=True)
@@ -338,7 +448,7 @@ class DuelsSweep:
 
     def algorithms_on(self, environment: DuelsEnvironment) -> tuple[str, ...]:
         """The algorithms run on ``environment``: the contextual ones on a contextual one only."""
-        if environment.kind == "contextual":
+        if environment.contextual:
             return self.algorithms
         return tuple(a for a in self.algorithms if a not in CONTEXTUAL_ALGORITHMS)
 

@@ -165,7 +165,8 @@ def _contextual_text(summary: Mapping[str, Any]) -> str:
     context = summary["contextual"]
     return (
         f"K = {summary['n_arms']} actions in each of {context['n_contexts']} contexts, "
-        f"{context['n_policies']} linear argmax policies; no action is best in more than "
+        f"{context['n_policies']} {context.get('policy_class', 'linear argmax policies')}; "
+        f"no action is best in more than "
         f"{context['context_free_best']:.0%} of the contexts; the contextual von Neumann "
         f"winner of the class (support: {context['winner_policies']} of "
         f"{context['distinct_policies']} distinct policies) plays a best action with "
