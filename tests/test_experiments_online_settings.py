@@ -41,6 +41,7 @@ def test_settings_expand_the_config():
     ]
     assert settings[1].parameters == SyntheticParameters(3, 20, 2, 15, 0.8)
     assert settings[1].horizons == (400, 800)
+    assert (settings[0].last_decade_checkpoints, settings[1].last_decade_checkpoints) == (0, 5)
     assert settings[3].parameters == AdversarialParameters(3, 10, 2, 5, 0.8)
     disabled = tiny_config(
         long_horizon__horizons=[], supervised__dataset=None, mslr__matrices="per_query.npz"
@@ -68,6 +69,10 @@ def test_each_job_reads_only_its_keys():
 REJECTED = [
     ({"synthetic__horizons": [400, 100]}, "online.synthetic: horizons must be positive and"),
     ({"long_horizon__horizons": [800, 800]}, "online.long_horizon: horizons must be"),
+    (
+        {"long_horizon__last_decade_checkpoints": 1},
+        "online.long_horizon: last_decade_checkpoints must be 0 (none) or at least 2",
+    ),
     ({"algorithms": ["uniform", "sparring_exp3"]}, "online.algorithms: must include"),
     (
         {"synthetic__n_actions": [], "long_horizon__horizons": [], "supervised__dataset": None},
@@ -111,7 +116,7 @@ def test_settings_check_their_own_values():
 
 
 @pytest.mark.workflow
-@pytest.mark.parametrize(("changes", "message"), [REJECTED[0], REJECTED[2], REJECTED[5]])
+@pytest.mark.parametrize(("changes", "message"), [REJECTED[0], REJECTED[2], REJECTED[6]])
 def test_the_workflow_rejects_them_when_it_starts(tmp_path: Path, changes, message):
     config = yaml.safe_load(TINY_CONFIG.read_text())
     for name, value in changes.items():
