@@ -236,8 +236,13 @@ def last_decade_slopes(runs: pd.DataFrame, curves: pd.DataFrame, seed: int) -> p
     return pd.DataFrame(rows)
 
 
+def _slope(value: float) -> str:
+    """A slope to two decimals (n/a when undefined)."""
+    return "n/a" if math.isnan(value) else f"{value:.2f}"
+
+
 def _interval(low: float, high: float) -> str:
-    return f"[{_significant(low, 2)}, {_significant(high, 2)}]"
+    return f"[{_slope(low)}, {_slope(high)}]"
 
 
 def _theory_verdict(row: Any) -> str:
@@ -277,8 +282,8 @@ def last_decade_markdown(last_decade: pd.DataFrame) -> str:
                 f"over the last decade of T = {int(exp4p['horizon']):,} "
                 f"({int(exp4p['window_start']):,} → {int(exp4p['horizon']):,} rounds, "
                 f"{int(exp4p['n_checkpoints'])} checkpoints, {int(exp4p['n_seeds'])} seeds), "
-                f"SparringEXP4.P's mean regret grows with slope "
-                f"{_significant(exp4p['slope'], 2)}, 95% interval "
+                f"SparringEXP4.P's mean regret grows with slope {_slope(exp4p['slope'])}, "
+                "95% interval "
                 f"{_interval(exp4p['slope_ci_low'], exp4p['slope_ci_high'])}; "
                 f"the theory's rate is 1/2: {_theory_verdict(exp4p)}."
             )
@@ -294,7 +299,7 @@ def last_decade_markdown(last_decade: pd.DataFrame) -> str:
                     "algorithm": algorithm_style(algorithm).label,
                     "checkpoints in T/10 → T": str(int(row["n_checkpoints"])),
                     "seeds": str(int(row["n_seeds"])),
-                    "slope, last decade": _significant(row["slope"], 2),
+                    "slope, last decade": _slope(row["slope"]),
                     "95% interval": _interval(row["slope_ci_low"], row["slope_ci_high"]),
                     "theory": "—" if math.isnan(theory) else "1/2",
                 }
