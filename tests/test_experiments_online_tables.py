@@ -195,7 +195,7 @@ def test_the_tiny_config_writes_the_last_decade_table(tables):
     )
     assert lines[0].startswith("Log-log slope of the mean regret against the rounds within")
     assert "Long run (K = 3, |Π| = 20): over the last decade of T = 800 (80 → 800" in lines[0]
-    assert "the theory's rate is 1/2: 1/2 lies " in lines[0]
+    assert "; the theory's rate, 1/2, lies " in lines[0]
     header, _, *body = [cells(line) for line in lines[2:]]
     assert "slope, last decade" in header and "95% interval" in header
     rows = {row[header.index("algorithm")]: dict(zip(header, row, strict=True)) for row in body}
@@ -210,13 +210,13 @@ def test_the_tiny_config_writes_the_last_decade_table(tables):
 @pytest.mark.parametrize(
     ("low", "high", "verdict"),
     [
-        (0.9, 1.1, "1/2 lies outside the interval (below it)"),  # a linear curve
-        (0.2, 0.3, "1/2 lies outside the interval (above it)"),
-        (0.45, 0.55, "1/2 lies inside the interval"),
+        (0.9, 1.1, "outside the interval (below it)"),  # a linear curve
+        (0.2, 0.3, "outside the interval (above it)"),
+        (0.45, 0.55, "inside the interval"),
     ],
 )
 def test_the_sentence_says_whether_one_half_is_in_the_interval(tables, low, high, verdict):
     table = tables["last_decade"].copy()
     exp4p = (table["setting"] == "long_K3_N20") & (table["algorithm"] == "sparring_exp4p")
     table.loc[exp4p, ["slope", "slope_ci_low", "slope_ci_high"]] = [(low + high) / 2, low, high]
-    assert f"the theory's rate is 1/2: {verdict}." in last_decade_markdown(table)
+    assert f"; the theory's rate, 1/2, lies {verdict}." in last_decade_markdown(table)

@@ -248,11 +248,11 @@ def _interval(low: float, high: float) -> str:
 def _theory_verdict(row: Any) -> str:
     """Where the theory's slope lies relative to ``row``'s interval, in words."""
     if math.isnan(row["slope_ci_low"]):
-        return "too few checkpoints in the last decade for a slope"
+        return "the theory's rate is 1/2 (too few checkpoints in the last decade for a slope)"
     if row["slope_ci_low"] <= row["theory_slope"] <= row["slope_ci_high"]:
-        return "1/2 lies inside the interval"
+        return "the theory's rate, 1/2, lies inside the interval"
     side = "above" if row["theory_slope"] > row["slope_ci_high"] else "below"
-    return f"1/2 lies outside the interval ({side} it)"
+    return f"the theory's rate, 1/2, lies outside the interval ({side} it)"
 
 
 def last_decade_markdown(last_decade: pd.DataFrame) -> str:
@@ -285,7 +285,7 @@ def last_decade_markdown(last_decade: pd.DataFrame) -> str:
                 f"SparringEXP4.P's mean regret grows with slope {_slope(exp4p['slope'])}, "
                 "95% interval "
                 f"{_interval(exp4p['slope_ci_low'], exp4p['slope_ci_high'])}; "
-                f"the theory's rate is 1/2: {_theory_verdict(exp4p)}."
+                f"{_theory_verdict(exp4p)}."
             )
         for algorithm in order:
             row = by_algorithm.loc[algorithm]
