@@ -29,7 +29,12 @@ TINY = {
         "intransitivity": 0.8,
         "horizons": [100, 400],
     },
-    "long_horizon": {"n_actions": 3, "n_policies": 20, "horizons": [400, 800]},
+    "long_horizon": {
+        "n_actions": 3,
+        "n_policies": 20,
+        "horizons": [400, 800],
+        "last_decade_checkpoints": 5,
+    },
     "supervised": {"dataset": "iris", "margin": 0.6, "n_bins": 2, "horizons": [100, 400]},
     "adversarial": {
         "n_actions": 3,

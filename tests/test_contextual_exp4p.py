@@ -86,6 +86,8 @@ def test_weights_are_recomputed_from_log_weights_when_they_grow():
         0.2,
         499.99,
         False,
+        np.empty(2),
+        np.empty(2),
     )
     assert growth == 0.0
     np.testing.assert_allclose(weights, np.exp(log_weights - log_weights.max()), rtol=1e-15)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TINY_CONFIG, snakemake
+from conftest import REPO_ROOT, TINY_CONFIG, snakemake
 from online_tiny import TINY, tiny_config
 
 from cdbandits.experiments.online.settings import (
@@ -18,6 +18,7 @@ from cdbandits.experiments.online.settings import (
     OnlineSettings,
     OnlineSweep,
     SyntheticParameters,
+    is_long_run,
     online_settings,
     setting_kind,
     setting_order,
@@ -41,6 +42,7 @@ def test_settings_expand_the_config():
     ]
     assert settings[1].parameters == SyntheticParameters(3, 20, 2, 15, 0.8)
     assert settings[1].horizons == (400, 800)
+    assert (settings[0].last_decade_checkpoints, settings[1].last_decade_checkpoints) == (0, 5)
     assert settings[3].parameters == AdversarialParameters(3, 10, 2, 5, 0.8)
     disabled = tiny_config(
         long_horizon__horizons=[], supervised__dataset=None, mslr__matrices="per_query.npz"
@@ -68,6 +70,10 @@ def test_each_job_reads_only_its_keys():
 REJECTED = [
     ({"synthetic__horizons": [400, 100]}, "online.synthetic: horizons must be positive and"),
     ({"long_horizon__horizons": [800, 800]}, "online.long_horizon: horizons must be"),
+    (
+        {"long_horizon__last_decade_checkpoints": 1},
+        "online.long_horizon: last_decade_checkpoints must be 0 (none) or at least 2",
+    ),
     ({"algorithms": ["uniform", "sparring_exp3"]}, "online.algorithms: must include"),
     (
         {"synthetic__n_actions": [], "long_horizon__horizons": [], "supervised__dataset": None},
@@ -111,7 +117,7 @@ def test_settings_check_their_own_values():
 
 
 @pytest.mark.workflow
-@pytest.mark.parametrize(("changes", "message"), [REJECTED[0], REJECTED[2], REJECTED[5]])
+@pytest.mark.parametrize(("changes", "message"), [REJECTED[0], REJECTED[2], REJECTED[6]])
 def test_the_workflow_rejects_them_when_it_starts(tmp_path: Path, changes, message):
     config = yaml.safe_load(TINY_CONFIG.read_text())
     for name, value in changes.items():
@@ -154,3 +160,35 @@ def test_settings_are_read_in_order_and_described():
     config = tiny_config(mslr__matrices="per_query.npz")
     kinds = [setting_kind(s.name, s.environment) for s in online_settings(config)]
     assert len(set(kinds)) == len(kinds) and not any("_" in kind for kind in kinds)
+
+
+def _overlay(base: dict, changes: dict) -> dict:
+    """``base`` with ``changes`` merged in, nested sections key by key (as --configfile does)."""
+    merged = dict(base)
+    for key, value in changes.items():
+        nested = isinstance(value, dict) and isinstance(base.get(key), dict)
+        merged[key] = _overlay(base[key], value) if nested else value
+    return merged
+
+
+@pytest.mark.parametrize(
+    ("name", "largest", "shards"),
+    [("config.yaml", 1_000_000, 4), ("test.yaml", 4000, 2), ("online-long.yaml", 10**7, 30)],
+)
+def test_shipped_configs_run_the_long_setting_with_a_dense_last_decade(name, largest, shards):
+    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["online"]
+    changes = yaml.safe_load((REPO_ROOT / "config" / name).read_text())["online"]
+    sweep = OnlineSettings.from_config(_overlay(default, changes)).sweep
+    (long_run,) = [setting for setting in sweep.settings if is_long_run(setting.name)]
+    assert long_run.horizons[-1] == largest and sweep.shards == shards
+    assert long_run.last_decade_checkpoints >= 6
+    if name == "online-long.yaml":  # the costliest units are dealt first: one long seed a shard
+        assert sweep.seeds <= sweep.shards
+
+
+def test_the_schema_defaults_of_the_long_run_are_the_default_config():
+    schema = yaml.safe_load((REPO_ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    properties = schema["properties"]["online"]["properties"]["long_horizon"]["properties"]
+    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["online"]
+    assert {key: spec["default"] for key, spec in properties.items()} == default["long_horizon"]
+    assert all(spec["description"] for spec in properties.values())

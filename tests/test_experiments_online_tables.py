@@ -12,6 +12,8 @@ from cdbandits.experiments.online.settings import ONLINE_TABLES, ExactWinnerSett
 from cdbandits.experiments.online.tables import (
     coverage_markdown,
     exact_winners_table,
+    last_decade_markdown,
+    last_decade_slopes,
     online_summary,
     overview_markdown,
     summarise_online,
@@ -23,7 +25,11 @@ from cdbandits.workflow.readme import block_sources
 @pytest.fixture(scope="module")
 def tables():
     runs, curves = tiny_sweep()
-    return {"runs": runs, "curves": curves} | summarise_online(runs, 0.05, True, SEED)
+    return (
+        {"runs": runs, "curves": curves}
+        | summarise_online(runs, 0.05, True, SEED)
+        | {"last_decade": last_decade_slopes(runs, curves, SEED)}
+    )
 
 
 def test_regret_table_is_the_mean_with_its_interval(tables):
@@ -154,3 +160,63 @@ def test_the_readme_shows_the_overview_as_written(tables, repo_root):
     assert cells(pasted[2]) == cells(written[2])
     columns = len(cells(written[2]))
     assert len(pasted) > 4 and all(len(cells(line)) == columns for line in pasted[2:])
+
+
+def test_last_decade_slope_is_fitted_on_the_curve_from_a_tenth_of_t(tables):
+    curves = tables["curves"]
+    table = tables["last_decade"].set_index(["setting", "algorithm"])
+    assert len(table) == 4 * 3  # every setting and algorithm
+    row = table.loc[("long_K3_N20", "sparring_exp4p")]
+    # The long run's curves get TINY's 5 extra checkpoints from 80 to 800, beside the 4
+    # log-spaced ones from 10 (10, 43, 186, 800).
+    at_800 = curves[(curves["setting"] == "long_K3_N20") & (curves["horizon"] == 800)]
+    window = sorted(r for r in at_800["rounds"].unique() if r >= 80)
+    assert window == [80, 142, 186, 253, 450, 800] and row["n_checkpoints"] == 6
+    exp4p = at_800[(at_800["algorithm"] == "sparring_exp4p") & (at_800["rounds"] >= 80)]
+    means = exp4p.groupby("rounds")["regret"].mean()
+    assert row["slope"] == pytest.approx(log_log_slope(means.index, means.to_numpy()))
+    assert row["slope_ci_low"] <= row["slope"] <= row["slope_ci_high"]
+    assert (row["horizon"], row["window_start"], row["n_seeds"]) == (800, 80, 3)
+    assert row["theory_slope"] == 0.5
+    assert row["theory_in_interval"] == (row["slope_ci_low"] <= 0.5 <= row["slope_ci_high"])
+    assert math.isnan(table.loc[("long_K3_N20", "uniform"), "theory_slope"])
+    # The synthetic setting has no extra ones: 10, 34, 117, 400; two in [40, 400].
+    assert table.loc[("synthetic_K3_N20", "uniform"), "n_checkpoints"] == 2
+    summary = online_summary(tables, 0.05)["settings"]["long_K3_N20"]
+    assert summary["last_decade_regret_slope"]["sparring_exp4p"]["slope"] == row["slope"]
+
+
+def test_the_tiny_config_writes_the_last_decade_table(tables):
+    lines = last_decade_markdown(tables["last_decade"]).splitlines()
+    row = (
+        tables["last_decade"]
+        .set_index(["setting", "algorithm"])
+        .loc[("long_K3_N20", "sparring_exp4p")]
+    )
+    assert lines[0].startswith("Log-log slope of the mean regret against the rounds within")
+    assert "Long run (K = 3, |Π| = 20): over the last decade of T = 800 (80 → 800" in lines[0]
+    assert "; the theory's rate, 1/2, lies " in lines[0]
+    header, _, *body = [cells(line) for line in lines[2:]]
+    assert "slope, last decade" in header and "95% interval" in header
+    rows = {row[header.index("algorithm")]: dict(zip(header, row, strict=True)) for row in body}
+    assert list(rows) == ["SparringEXP4.P", "sparring EXP3 (no context)", "uniform duels"]
+    exp4p = rows["SparringEXP4.P"]
+    assert float(exp4p["slope, last decade"]) == pytest.approx(row["slope"], abs=5e-3)
+    assert (exp4p["theory"], rows["uniform duels"]["theory"]) == ("1/2", "—")
+    without_long = tables["last_decade"][tables["last_decade"]["setting"] != "long_K3_N20"]
+    assert last_decade_markdown(without_long).startswith("No long run in this configuration")
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "verdict"),
+    [
+        (0.9, 1.1, "outside the interval (below it)"),  # a linear curve
+        (0.2, 0.3, "outside the interval (above it)"),
+        (0.45, 0.55, "inside the interval"),
+    ],
+)
+def test_the_sentence_says_whether_one_half_is_in_the_interval(tables, low, high, verdict):
+    table = tables["last_decade"].copy()
+    exp4p = (table["setting"] == "long_K3_N20") & (table["algorithm"] == "sparring_exp4p")
+    table.loc[exp4p, ["slope", "slope_ci_low", "slope_ci_high"]] = [(low + high) / 2, low, high]
+    assert f"; the theory's rate, 1/2, lies {verdict}." in last_decade_markdown(table)

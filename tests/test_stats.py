@@ -13,6 +13,7 @@ from cdbandits.stats import (
     bootstrap_slope_over_seeds,
     bootstrap_slope_per_value,
     clopper_pearson,
+    last_decade_slope_over_seeds,
     log_log_slope,
     mean_with_interval,
 )
@@ -97,6 +98,64 @@ def test_bootstrap_over_seeds_brackets_the_true_rate():
     values = np.sqrt(x) * rng.lognormal(0.0, 0.1, size=(30, 1)) * rng.lognormal(0, 0.05, (30, 3))
     slope, low, high = bootstrap_slope_over_seeds(x, values, np.random.default_rng(0), 400)
     assert low <= slope <= high and low < 0.5 < high and high - low < 0.1
+
+
+#: Checkpoints of a regret curve to T = 10^6: log-spaced from 10, denser in the last decade.
+CURVE_ROUNDS = np.union1d(np.geomspace(10, 1e6, 16), np.geomspace(1e5, 1e6, 10)).round()
+
+
+def knee_curves(early: float, late: float, seeds: int = 30) -> np.ndarray:
+    """Per-seed curves growing like t^early up to T/10 and like t^late after, with noise."""
+    rng = np.random.default_rng(7)
+    knee = 1e5
+    shape = np.where(
+        CURVE_ROUNDS <= knee,
+        CURVE_ROUNDS**early,
+        knee**early * (CURVE_ROUNDS / knee) ** late,
+    )
+    scale = rng.lognormal(0.0, 0.3, size=(seeds, 1))  # seeds differ in level
+    return shape * scale * rng.lognormal(0.0, 0.03, size=(seeds, CURVE_ROUNDS.size))
+
+
+def test_last_decade_slope_recovers_the_rate_of_the_last_decade_only():
+    # Slope 1 up to T/10, 1/2 after: the last decade's slope is 1/2, the whole curve's not.
+    curves = knee_curves(early=1.0, late=0.5)
+    slope, low, high, points = last_decade_slope_over_seeds(
+        CURVE_ROUNDS, curves, np.random.default_rng(0), 400
+    )
+    assert points == 10  # the dense grid holds the sparse one's four points in the decade
+    assert low <= slope <= high and low < 0.5 < high and high - low < 0.05
+    whole = bootstrap_slope_over_seeds(CURVE_ROUNDS, curves, np.random.default_rng(0), 400)
+    assert whole[1] > 0.7  # fitted over every checkpoint, the early rate dominates
+
+
+def test_a_linear_last_decade_is_not_reported_as_a_square_root():
+    curves = knee_curves(early=0.5, late=1.0)
+    slope, low, high, _ = last_decade_slope_over_seeds(
+        CURVE_ROUNDS, curves, np.random.default_rng(0), 400
+    )
+    assert low < 1.0 < high and low > 0.9 and not low <= 0.5 <= high
+
+
+@given(st.floats(0.1, 1.5))
+def test_last_decade_slope_is_exact_on_a_noiseless_power_law(exponent):
+    curves = np.outer([1.0, 2.0, 5.0], CURVE_ROUNDS**exponent)
+    slope, low, high, _ = last_decade_slope_over_seeds(
+        CURVE_ROUNDS, curves, np.random.default_rng(0), 50
+    )
+    for value in (slope, low, high):
+        assert value == pytest.approx(exponent, abs=1e-9)
+
+
+def test_last_decade_slope_needs_two_points_in_the_decade():
+    x = np.array([10.0, 100.0, 1000.0])  # the last decade, [100, 1000], holds two of them
+    assert last_decade_slope_over_seeds(x, [[1, 2, 4], [1, 2, 5]], np.random.default_rng(0))[3] == 2
+    slope, low, high, points = last_decade_slope_over_seeds(
+        [10.0, 1000.0], [[1.0, 2.0], [1.0, 3.0]], np.random.default_rng(0)
+    )
+    assert points == 1 and all(math.isnan(v) for v in (slope, low, high))
+    with pytest.raises(ValueError, match="values of shape"):
+        last_decade_slope_over_seeds([1.0, 10.0], [1.0, 2.0], np.random.default_rng(0))
 
 
 def test_bootstrap_per_value_brackets_the_true_rate_and_is_reproducible():

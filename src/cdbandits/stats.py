@@ -10,7 +10,8 @@ methods and the families that follow compute an interval or a rate the same way.
 * :func:`log_log_slope`: the least-squares rate of ``y`` against ``x`` on log-log axes.
 * :func:`bootstrap_slope_over_seeds` and :func:`bootstrap_slope_per_value`: percentile
   bootstrap intervals of that slope, resampling whole seeds (paired across ``x``) or each
-  ``x``'s measurements on their own (independent runs per ``x``).
+  ``x``'s measurements on their own (independent runs per ``x``);
+  :func:`last_decade_slope_over_seeds` is the former restricted to the last decade of ``x``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "bootstrap_slope_over_seeds",
     "bootstrap_slope_per_value",
     "clopper_pearson",
+    "last_decade_slope_over_seeds",
     "log_log_slope",
     "mean_with_interval",
 ]
@@ -196,6 +198,45 @@ def bootstrap_slope_over_seeds(
     finite = slopes[np.isfinite(slopes)]
     low, high = np.percentile(finite, [2.5, 97.5]) if finite.size else (math.nan, math.nan)
     return slope, float(low), float(high)
+
+
+def last_decade_slope_over_seeds(
+    x: ArrayLike, values: ArrayLike, rng: np.random.Generator, draws: int = 1000
+) -> tuple[float, float, float, int]:
+    """:func:`bootstrap_slope_over_seeds` on the points with ``x >= max(x) / 10`` only.
+
+    The rate of a curve over its last decade (a regret curve from ``T / 10`` to ``T``), where
+    an asymptotic rate shows first; earlier points are ignored.
+
+    Parameters
+    ----------
+    x : array_like, shape (n_x,)
+        Positive.
+    values : array_like, shape (n_seeds, n_x)
+        One row per seed.
+    rng : numpy.random.Generator
+    draws : int, optional
+        Bootstrap resamples.
+
+    Returns
+    -------
+    (slope, low, high, n_points) : tuple
+        The slope and its 95% interval as :func:`bootstrap_slope_over_seeds` gives them
+        (NaN when fewer than two points lie in the last decade), and how many points do.
+    """
+    xs = np.asarray(x, dtype=np.float64)
+    table = np.asarray(values, dtype=np.float64)
+    if xs.ndim != 1 or table.ndim != 2 or table.shape[1] != xs.size or (xs <= 0).any():
+        raise ValueError(
+            f"need positive x of shape (n_x,) and values of shape (n_seeds, n_x); got "
+            f"{xs.shape} and {table.shape}"
+        )
+    in_decade = xs >= xs.max() / 10.0
+    n_points = int(np.unique(xs[in_decade]).size)
+    if n_points < 2:
+        return math.nan, math.nan, math.nan, n_points
+    slope, low, high = bootstrap_slope_over_seeds(xs[in_decade], table[:, in_decade], rng, draws)
+    return slope, low, high, n_points
 
 
 def bootstrap_slope_per_value(

@@ -15,6 +15,7 @@ ONLINE_TABLE_CAPTIONS = {
     "slopes": "slopes",
     "coverage": "coverage",
     "online_to_batch": "online_to_batch_table",
+    "last_decade": "last_decade_table",
 }
 
 
@@ -96,6 +97,12 @@ rule summarise_online:
         markdown=report(
             "results/online/coverage.md",
             caption="../report/online/coverage.rst",
+            category=ONLINE_CATEGORY,
+            subcategory="Tables",
+        ),
+        last_decade_markdown=report(
+            "results/online/last_decade.md",
+            caption="../report/online/last_decade.rst",
             category=ONLINE_CATEGORY,
             subcategory="Tables",
         ),

@@ -4,6 +4,8 @@ from cdbandits.experiments.online.settings import OnlineSweep
 from cdbandits.experiments.online.tables import (
     combine_online_shards,
     coverage_markdown,
+    last_decade_markdown,
+    last_decade_slopes,
     online_summary,
     overview_markdown,
     summarise_online,
@@ -17,12 +19,15 @@ with log_to_file(snakemake.log[0]) as log:
         [pd.read_csv(path) for path in snakemake.input.runs],
         [pd.read_csv(path) for path in snakemake.input.curves],
     )
-    tables = {"runs": runs, "curves": curves} | summarise_online(
-        runs, sweep.delta, sweep.uniform_expert, snakemake.params.seed
+    tables = (
+        {"runs": runs, "curves": curves}
+        | summarise_online(runs, sweep.delta, sweep.uniform_expert, snakemake.params.seed)
+        | {"last_decade": last_decade_slopes(runs, curves, snakemake.params.seed)}
     )
     for name, table in tables.items():
         write_csv(snakemake.output[name], table)
     write_text(snakemake.output.markdown, coverage_markdown(tables["coverage"]))
+    write_text(snakemake.output.last_decade_markdown, last_decade_markdown(tables["last_decade"]))
     summary = online_summary(tables, sweep.delta)
     log.info("all bounds hold: %s", summary["all_bounds_hold"])
     write_text(snakemake.output.overview, overview_markdown(tables, summary))

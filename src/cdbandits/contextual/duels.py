@@ -70,11 +70,13 @@ def schedule_log(
     Outcomes follow :meth:`DuelingEnvironment.duel`: ``+1`` iff
     ``duel_uniforms[t] < (1 + P_t(a_t, b_t)) / 2``.
     """
-    matrices = population.matrices[context_ids]
-    rounds = np.arange(context_ids.size)
-    win_probability = (1.0 + matrices[rounds, first_actions, second_actions]) / 2.0
+    # Indexed straight from the population (no (T, K, K) copy of the rounds' matrices).
+    matrices = population.matrices
+    win_probability = (1.0 + matrices[context_ids, first_actions, second_actions]) / 2.0
     outcomes = np.where(duel_uniforms < win_probability, 1, -1).astype(np.int8)
-    gains = (matrices[rounds, :, first_actions] + matrices[rounds, :, second_actions]) / 2.0
+    gains = matrices[context_ids, :, first_actions]
+    gains += matrices[context_ids, :, second_actions]
+    gains /= 2.0
     return DuelLog(context_ids, first_actions, second_actions, outcomes, gains)
 
 

@@ -78,10 +78,14 @@ def _exp4p_probabilities(
     advice: NDArray[np.uint8],
     uniform_expert: bool,
     p_min: float,
+    mass: NDArray[np.float64],
     probabilities: NDArray[np.float64],
 ) -> float:
-    """Fill ``probabilities`` (K,) for this round's ``advice``; return the weights' sum."""
-    mass = np.zeros(probabilities.size)
+    """Fill ``probabilities`` (K,) for this round's ``advice``; return the weights' sum.
+
+    ``mass`` (K,) is scratch space (overwritten).
+    """
+    mass[:] = 0.0
     n_policies = advice.size
     for i in range(n_policies):
         mass[advice[i]] += weights[i]
@@ -96,6 +100,8 @@ def _sparring_probabilities(
     advice: NDArray[np.uint8],
     uniform_expert: bool,
     p_min: float,
+    row_mass: NDArray[np.float64],
+    column_mass: NDArray[np.float64],
     row_probabilities: NDArray[np.float64],
     column_probabilities: NDArray[np.float64],
 ) -> tuple[float, float]:
@@ -104,8 +110,8 @@ def _sparring_probabilities(
     Each copy's mass is summed in the same order as the single-copy function, so the
     results are bit-identical to two separate calls.
     """
-    row_mass = np.zeros(row_probabilities.size)
-    column_mass = np.zeros(column_probabilities.size)
+    row_mass[:] = 0.0
+    column_mass[:] = 0.0
     n_policies = advice.size
     for i in range(n_policies):
         a = advice[i]
@@ -117,6 +123,69 @@ def _sparring_probabilities(
         _finish_probabilities(row_mass, row_uniform, p_min, row_probabilities),
         _finish_probabilities(column_mass, column_uniform, p_min, column_probabilities),
     )
+
+
+@numba.njit(cache=True)
+def _action_increments(
+    probabilities: NDArray[np.float64],
+    action: int,
+    reward: float,
+    p_min: float,
+    confidence: float,
+    increments: NDArray[np.float64],
+    factors: NDArray[np.float64],
+) -> float:
+    """Fill the log-weight increment of a policy advising each action, and its exponential.
+
+    ``(p_min / 2) (rhat_a + confidence / p_a)`` in ``increments`` (K,) and its ``exp`` in
+    ``factors`` (K,); return the largest increment (at least 0).
+    """
+    largest = 0.0
+    for a in range(probabilities.size):
+        estimate = reward / probabilities[a] if a == action else 0.0
+        increments[a] = 0.5 * p_min * (estimate + confidence / probabilities[a])
+        factors[a] = math.exp(increments[a])
+        largest = max(largest, increments[a])
+    return largest
+
+
+@numba.njit(cache=True)
+def _uniform_expert_update(
+    log_weights: NDArray[np.float64],
+    weights: NDArray[np.float64],
+    probabilities: NDArray[np.float64],
+    action: int,
+    reward: float,
+    p_min: float,
+    confidence: float,
+    largest: float,
+) -> float:
+    """Update the uniform expert (last); return ``max(largest, its increment)``."""
+    n_actions = probabilities.size
+    variance = 0.0
+    for a in range(n_actions):
+        variance += 1.0 / (n_actions * probabilities[a])
+    estimate = reward / (n_actions * probabilities[action])
+    increment = 0.5 * p_min * (estimate + confidence * variance)
+    log_weights[-1] += increment
+    weights[-1] *= math.exp(increment)
+    return max(largest, increment)
+
+
+@numba.njit(cache=True)
+def _rescaled(
+    log_weights: NDArray[np.float64], weights: NDArray[np.float64], growth: float
+) -> float:
+    """Recompute ``weights`` from ``log_weights`` once ``growth`` passed the limit.
+
+    Returns the growth after it (0 if recomputed).
+    """
+    if growth > _RESCALE_GROWTH:
+        shift = log_weights.max()
+        for i in range(log_weights.size):
+            weights[i] = math.exp(log_weights[i] - shift)
+        return 0.0
+    return growth
 
 
 @numba.njit(cache=True)
@@ -134,45 +203,37 @@ def _exp4p_update(
     confidence: float,
     growth: float,
     track_distribution: bool,
+    increments: NDArray[np.float64],
+    factors: NDArray[np.float64],
 ) -> float:
     """One Exp4.P update; return the new growth.
 
-    With ``track_distribution``, first ``distribution_sums += weights / total``.
+    With ``track_distribution``, first ``distribution_sums += weights / total`` (with the
+    weights before the update). ``increments`` and ``factors`` (K,) are scratch space.
     """
-    n_actions = probabilities.size
-    increments = np.empty(n_actions)
-    factors = np.empty(n_actions)
-    largest = 0.0
-    for a in range(n_actions):
-        estimate = reward / probabilities[a] if a == action else 0.0
-        increments[a] = 0.5 * p_min * (estimate + confidence / probabilities[a])
-        factors[a] = math.exp(increments[a])
-        largest = max(largest, increments[a])
+    largest = _action_increments(
+        probabilities, action, reward, p_min, confidence, increments, factors
+    )
     n_policies = advice.size
     if track_distribution:
         inverse_total = 1.0 / total
-        for i in range(log_weights.size):
+        for i in range(n_policies):
             distribution_sums[i] += weights[i] * inverse_total
-    for i in range(n_policies):
-        a = advice[i]
-        log_weights[i] += increments[a]
-        weights[i] *= factors[a]
+            a = advice[i]
+            log_weights[i] += increments[a]
+            weights[i] *= factors[a]
+        if uniform_expert:
+            distribution_sums[n_policies] += weights[n_policies] * inverse_total
+    else:
+        for i in range(n_policies):
+            a = advice[i]
+            log_weights[i] += increments[a]
+            weights[i] *= factors[a]
     if uniform_expert:
-        variance = 0.0
-        for a in range(n_actions):
-            variance += 1.0 / (n_actions * probabilities[a])
-        estimate = reward / (n_actions * probabilities[action])
-        increment = 0.5 * p_min * (estimate + confidence * variance)
-        log_weights[n_policies] += increment
-        weights[n_policies] *= math.exp(increment)
-        largest = max(largest, increment)
-    growth += largest
-    if growth > _RESCALE_GROWTH:
-        shift = log_weights.max()
-        for i in range(log_weights.size):
-            weights[i] = math.exp(log_weights[i] - shift)
-        growth = 0.0
-    return growth
+        largest = _uniform_expert_update(
+            log_weights, weights, probabilities, action, reward, p_min, confidence, largest
+        )
+    return _rescaled(log_weights, weights, growth + largest)
 
 
 class Exp4P:
@@ -255,6 +316,7 @@ class Exp4P:
         self.distribution_sums_ = np.zeros(self.n_experts_)
         self.n_rounds_ = 0
         self._probabilities = np.empty(self.n_actions)
+        self._scratch = np.empty((3, self.n_actions))  # mass, increments, factors
         self._pending: tuple[NDArray[np.uint8], float, int] | None = None
         return self
 
@@ -275,6 +337,7 @@ class Exp4P:
             self._checked_advice(advice),
             self.uniform_expert,
             self.p_min_,
+            self._scratch[0],
             probabilities,
         )
         return probabilities
@@ -283,7 +346,12 @@ class Exp4P:
         """Draw this round's action by inverse CDF at ``uniform`` in ``[0, 1)``."""
         advice = self._checked_advice(advice)
         total = _exp4p_probabilities(
-            self._weights, advice, self.uniform_expert, self.p_min_, self._probabilities
+            self._weights,
+            advice,
+            self.uniform_expert,
+            self.p_min_,
+            self._scratch[0],
+            self._probabilities,
         )
         action = draw_action(self._probabilities, uniform)
         self._pending = (advice, total, action)
@@ -310,6 +378,8 @@ class Exp4P:
             self.confidence_,
             self._growth,
             self.track_distribution,
+            self._scratch[1],
+            self._scratch[2],
         )
         self._pending = None
         self.n_rounds_ += 1
@@ -346,10 +416,14 @@ def _sparring_exp4p_episode(
     """Both copies over a drawn schedule; states (log_w, w, sums) and growths in place."""
     horizon = context_ids.size
     n_actions = matrices.shape[1]
+    n_policies = actions.shape[1]
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
     row_probabilities = np.empty(n_actions)
     column_probabilities = np.empty(n_actions)
+    # Scratch space of the per-round functions, allocated once: masses, increments, factors.
+    row_mass, row_increments, row_factors = np.empty((3, n_actions))
+    column_mass, column_increments, column_factors = np.empty((3, n_actions))
     row_log, row_weights, row_sums = row_state
     column_log, column_weights, column_sums = column_state
     for t in range(horizon):
@@ -361,42 +435,48 @@ def _sparring_exp4p_episode(
             advice,
             uniform_expert,
             p_min,
+            row_mass,
+            column_mass,
             row_probabilities,
             column_probabilities,
         )
         a = draw_action(row_probabilities, row_uniforms[t])
         b = draw_action(column_probabilities, column_uniforms[t])
         outcome = 1.0 if duel_uniforms[t] < (1.0 + matrices[context, a, b]) / 2.0 else -1.0
-        growths[0] = _exp4p_update(
-            row_log,
-            row_weights,
-            row_sums,
-            advice,
-            uniform_expert,
-            row_probabilities,
-            row_total,
-            a,
-            (1.0 + outcome) / 2.0,
-            p_min,
-            confidence,
-            growths[0],
-            True,
+        row_reward, column_reward = (1.0 + outcome) / 2.0, (1.0 - outcome) / 2.0
+        # _exp4p_update for both copies (the row one tracking its distribution), in one pass.
+        row_largest = _action_increments(
+            row_probabilities, a, row_reward, p_min, confidence, row_increments, row_factors
         )
-        growths[1] = _exp4p_update(
-            column_log,
-            column_weights,
-            column_sums,
-            advice,
-            uniform_expert,
+        column_largest = _action_increments(
             column_probabilities,
-            column_total,
             b,
-            (1.0 - outcome) / 2.0,
+            column_reward,
             p_min,
             confidence,
-            growths[1],
-            False,
+            column_increments,
+            column_factors,
         )
+        inverse_total = 1.0 / row_total
+        for i in range(n_policies):
+            k = advice[i]
+            row_sums[i] += row_weights[i] * inverse_total
+            row_log[i] += row_increments[k]
+            row_weights[i] *= row_factors[k]
+            column_log[i] += column_increments[k]
+            column_weights[i] *= column_factors[k]
+        if uniform_expert:
+            row_sums[n_policies] += row_weights[n_policies] * inverse_total
+            row_largest = _uniform_expert_update(
+                row_log, row_weights, row_probabilities, a, row_reward, p_min, confidence,
+                row_largest,
+            )  # fmt: skip
+            column_largest = _uniform_expert_update(
+                column_log, column_weights, column_probabilities, b, column_reward, p_min,
+                confidence, column_largest,
+            )  # fmt: skip
+        growths[0] = _rescaled(row_log, row_weights, growths[0] + row_largest)
+        growths[1] = _rescaled(column_log, column_weights, growths[1] + column_largest)
         first[t] = a
         second[t] = b
     return first, second

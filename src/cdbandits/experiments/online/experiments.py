@@ -5,7 +5,8 @@ episode of ``T`` rounds; all algorithms of a (setting, seed, ``T``) share one ge
 they meet the same contexts and duel uniforms (common random numbers). Recorded per episode
 (:func:`run_online_shard`):
 
-* the exact regret (rd1) at log-spaced checkpoints up to ``T`` (one batched oracle call);
+* the exact regret (rd1) at log-spaced checkpoints up to ``T`` (one batched oracle call),
+  denser in the last decade for the long run (``last_decade_checkpoints``);
 * for SparringEXP4.P on a finite population, the exploitability of the online-to-batch
   average ``Wbar`` of its row player, ``eps = -min_rho Wbar^T M rho``, with ``m = T``.
 
@@ -181,10 +182,14 @@ def _algorithm(
     raise ValueError(f"unknown algorithm {name!r}; expected one of {ALGORITHMS}")
 
 
-def _checkpoints(horizon: int, count: int) -> NDArray[np.int64]:
-    """About ``count`` log-spaced round counts from 10 (or 1) to ``horizon``, ending at it."""
+def _checkpoints(horizon: int, count: int, last_decade: int = 0) -> NDArray[np.int64]:
+    """About ``count`` log-spaced round counts from 10 (or 1) to ``horizon``, ending at it,
+    and ``last_decade`` more log-spaced from ``horizon / 10`` (or 1) to ``horizon``."""
     start = min(10, horizon)
     points = np.unique(np.round(np.geomspace(start, horizon, count)).astype(np.int64))
+    if last_decade:
+        decade = np.geomspace(max(1.0, horizon / 10), horizon, last_decade)
+        points = np.union1d(points, np.round(decade).astype(np.int64))
     return np.union1d(points, [horizon])
 
 
@@ -202,7 +207,7 @@ def _run_episodes(
     }
     runs, curves = [], []
     for horizon in setting.horizons:
-        checkpoints = _checkpoints(horizon, sweep.checkpoints)
+        checkpoints = _checkpoints(horizon, sweep.checkpoints, setting.last_decade_checkpoints)
         for name in sweep.algorithms:
             algorithm = _algorithm(name, instance, sweep.delta, sweep.uniform_expert)
             rng = named_generator(seed, "online", setting.name, seed_index, horizon)

@@ -8,7 +8,8 @@ sections expand into settings (:func:`online_settings`):
 
 * ``synthetic``: one setting per ``(n_actions, n_policies)`` pair, ``synthetic_K{K}_N{N}``;
 * ``long_horizon`` (when its horizons are not empty): ``long_K{K}_N{N}``, the same instance
-  as ``synthetic_K{K}_N{N}`` run for longer;
+  as ``synthetic_K{K}_N{N}`` run for longer, with ``last_decade_checkpoints`` more
+  checkpoints in the last decade of each regret curve (for the slope over that decade);
 * ``supervised`` (when its ``dataset`` is not null): ``supervised_{dataset}``;
 * ``adversarial`` (when its horizons are not empty): ``adversarial_K{K}_N{N}``;
 * ``mslr`` (when its ``matrices`` path is set): ``mslr``.
@@ -46,6 +47,7 @@ __all__ = [
     "OnlineSweep",
     "SupervisedParameters",
     "SyntheticParameters",
+    "is_long_run",
     "online_settings",
     "setting_kind",
     "setting_order",
@@ -55,9 +57,12 @@ __all__ = [
 #: The algorithms compared, by the names used in the tables.
 ALGORITHMS = ("sparring_exp4p", "sparring_exp3", "uniform")
 
-#: The tables of the sweep (``runs`` and ``curves`` combined from the shards, the others
-#: from :func:`cdbandits.experiments.online.tables.summarise_online`).
-ONLINE_TABLES = ("runs", "curves", "regret", "slopes", "coverage", "online_to_batch")
+#: The tables of the sweep (``runs`` and ``curves`` combined from the shards, ``last_decade``
+#: from :func:`cdbandits.experiments.online.tables.last_decade_slopes`, the others from
+#: :func:`cdbandits.experiments.online.tables.summarise_online`).
+ONLINE_TABLES = (
+    "runs", "curves", "regret", "slopes", "coverage", "online_to_batch", "last_decade",
+)  # fmt: skip
 
 #: The environments a setting can use.
 ENVIRONMENTS = ("synthetic", "supervised", "adversarial", "mslr")
@@ -217,16 +222,25 @@ class OnlineSetting:
         Horizons ``T``, increasing.
     parameters : EnvironmentParameters
         The environment and its policy class.
+    last_decade_checkpoints : int, optional
+        Extra log-spaced checkpoints of each episode's regret curve within its last decade,
+        from ``T / 10`` to ``T`` (0: none), for the slope over that decade.
     """
 
     name: str
     horizons: tuple[int, ...]
     parameters: EnvironmentParameters
+    last_decade_checkpoints: int = 0
 
     def __post_init__(self) -> None:
         horizons = list(self.horizons)
         if not horizons or horizons != sorted(set(horizons)) or horizons[0] < 1:
             raise ValueError(f"horizons must be positive and increasing; got {horizons}")
+        if self.last_decade_checkpoints == 1 or self.last_decade_checkpoints < 0:
+            raise ValueError(
+                "last_decade_checkpoints must be 0 (none) or at least 2 (a slope needs two "
+                f"points); got {self.last_decade_checkpoints}"
+            )
 
     @property
     def environment(self) -> str:
@@ -239,7 +253,12 @@ def _horizons(values: Any) -> tuple[int, ...]:
 
 
 def _synthetic_setting(
-    prefix: str, synthetic: Mapping[str, Any], k: int, n: int, horizons: Any
+    prefix: str,
+    synthetic: Mapping[str, Any],
+    k: int,
+    n: int,
+    horizons: Any,
+    last_decade_checkpoints: int = 0,
 ) -> OnlineSetting:
     parameters = SyntheticParameters(
         n_actions=int(k),
@@ -248,7 +267,9 @@ def _synthetic_setting(
         n_contexts=int(synthetic["n_contexts"]),
         intransitivity=float(synthetic["intransitivity"]),
     )
-    return OnlineSetting(f"{prefix}_K{k}_N{n}", _horizons(horizons), parameters)
+    return OnlineSetting(
+        f"{prefix}_K{k}_N{n}", _horizons(horizons), parameters, int(last_decade_checkpoints)
+    )
 
 
 def online_settings(online: Mapping[str, Any]) -> tuple[OnlineSetting, ...]:
@@ -288,6 +309,7 @@ def online_settings(online: Mapping[str, Any]) -> tuple[OnlineSetting, ...]:
                     long_horizon["n_actions"],
                     long_horizon["n_policies"],
                     long_horizon["horizons"],
+                    long_horizon["last_decade_checkpoints"],
                 )
             )
     supervised = online["supervised"]
@@ -350,13 +372,18 @@ def setting_order(names: Iterable[str]) -> list[str]:
     return sorted(set(names), key=key)
 
 
+def is_long_run(setting: str) -> bool:
+    """Whether ``setting`` is the long run of a synthetic instance (``long_*``)."""
+    return setting.startswith("long_")
+
+
 def setting_kind(setting: str, environment: str) -> str:
     """What kind of setting ``setting`` is, for a reader: e.g. ``supervised (wine data)``.
 
     The long run of a synthetic instance (``long_*``) and the dataset of a supervised
     setting (``supervised_<dataset>``) are named.
     """
-    if setting.startswith("long_"):
+    if is_long_run(setting):
         return "synthetic, long run"
     if environment == "supervised":
         return f"supervised ({setting.removeprefix('supervised_')} data)"

@@ -1,12 +1,13 @@
 """What the online sweep summarises: combined shards, regret, slopes, coverage, ``eps``.
 
 :func:`combine_online_shards` joins the shards' ``runs`` and ``curves``;
-:func:`summarise_online` turns the episodes into the tables of
-:data:`~cdbandits.experiments.online.settings.ONLINE_TABLES` (mean
+:func:`summarise_online` and :func:`last_decade_slopes` turn the episodes into the tables
+of :data:`~cdbandits.experiments.online.settings.ONLINE_TABLES` (mean
 regret with 95% confidence intervals and log-log slopes against ``T`` with bootstrap
-intervals; the coverage of the bound of :mod:`cdbandits.contextual.bounds`; ``eps``
-against ``m``); :func:`online_summary` gives the headline numbers, and
-:func:`coverage_markdown` the coverage table for the README. :func:`exact_winners_table`
+intervals, and within the last decade of each regret curve; the coverage of the bound of
+:mod:`cdbandits.contextual.bounds`; ``eps`` against ``m``); :func:`online_summary` gives
+the headline numbers, :func:`coverage_markdown` the coverage table for the README and
+:func:`last_decade_markdown` the long run's last-decade slopes. :func:`exact_winners_table`
 solves the exact contextual von Neumann winners of the settings with small classes.
 """
 
@@ -25,15 +26,22 @@ from ...contextual.environments import condorcet_fraction
 from ...contextual.regret import contextual_von_neumann_winner
 from ...plotting import algorithm_style
 from ...randomness import named_generator
-from ...stats import bootstrap_slope_over_seeds, log_log_slope, mean_with_interval
+from ...stats import (
+    bootstrap_slope_over_seeds,
+    last_decade_slope_over_seeds,
+    log_log_slope,
+    mean_with_interval,
+)
 from ..shards import combine_shards
 from .experiments import CURVE_KEYS, RUN_KEYS, build_instance
-from .settings import ALGORITHMS, ExactWinnerSettings, setting_kind, setting_order
+from .settings import ALGORITHMS, ExactWinnerSettings, is_long_run, setting_kind, setting_order
 
 __all__ = [
     "combine_online_shards",
     "coverage_markdown",
     "exact_winners_table",
+    "last_decade_markdown",
+    "last_decade_slopes",
     "online_summary",
     "overview_markdown",
     "summarise_online",
@@ -168,6 +176,145 @@ def summarise_online(
     }
 
 
+#: The rate of Theorem sparring-exp4 (regret O(sqrt(T))).
+_THEORY_SLOPE = 0.5
+
+
+def last_decade_slopes(runs: pd.DataFrame, curves: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Per setting and algorithm, the slope of the mean regret curve over its last decade.
+
+    At each setting's largest horizon ``T``, the log-log slope of the seeds' mean regret
+    against the rounds, over the curve's checkpoints from ``T / 10`` to ``T``, with a 95%
+    bootstrap interval over seeds (:func:`cdbandits.stats.last_decade_slope_over_seeds`).
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The combined ``runs`` (for each setting's description).
+    curves : pandas.DataFrame
+        The combined ``curves``.
+    seed : int
+        Master seed (for the bootstrap).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: setting, environment, n_actions, n_policies, n_contexts, algorithm, horizon,
+        window_start (``T / 10``), n_checkpoints (in the window), n_seeds, slope,
+        slope_ci_low, slope_ci_high, theory_slope (1/2 for SparringEXP4.P, NaN for the
+        baselines, which have no such rate) and theory_in_interval.
+    """
+    rng = named_generator(seed, "online", "last decade bootstrap")
+    keys = ["setting", "environment", "n_actions", "n_policies", "n_contexts"]
+    descriptions = runs[keys].drop_duplicates().set_index("setting")
+    rows = []
+    for (setting, algorithm), group in curves.groupby(["setting", "algorithm"]):
+        horizon = int(group["horizon"].max())
+        at_horizon = group[group["horizon"] == horizon]
+        wide = at_horizon.pivot(index="seed", columns="rounds", values="regret").sort_index(axis=1)
+        slope, low, high, points = last_decade_slope_over_seeds(
+            wide.columns.to_numpy(dtype=float), wide.to_numpy(), rng, _BOOTSTRAP
+        )
+        theory = _THEORY_SLOPE if algorithm == "sparring_exp4p" else math.nan
+        rows.append(
+            {"setting": setting, **descriptions.loc[setting].to_dict()}
+            | {
+                "algorithm": algorithm,
+                "horizon": horizon,
+                "window_start": horizon / 10,
+                "n_checkpoints": points,
+                "n_seeds": int(wide.shape[0]),
+                "slope": slope,
+                "slope_ci_low": low,
+                "slope_ci_high": high,
+                "theory_slope": theory,
+                "theory_in_interval": (
+                    math.nan if math.isnan(theory + low + high) else bool(low <= theory <= high)
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _slope(value: float) -> str:
+    """A slope to two decimals (n/a when undefined)."""
+    return "n/a" if math.isnan(value) else f"{value:.2f}"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"[{_slope(low)}, {_slope(high)}]"
+
+
+def _theory_verdict(row: Any) -> str:
+    """Where the theory's slope lies relative to ``row``'s interval, in words."""
+    if math.isnan(row["slope_ci_low"]):
+        return "the theory's rate is 1/2 (too few checkpoints in the last decade for a slope)"
+    if row["slope_ci_low"] <= row["theory_slope"] <= row["slope_ci_high"]:
+        return "the theory's rate, 1/2, lies inside the interval"
+    side = "above" if row["theory_slope"] > row["slope_ci_high"] else "below"
+    return f"the theory's rate, 1/2, lies outside the interval ({side} it)"
+
+
+def last_decade_markdown(last_decade: pd.DataFrame) -> str:
+    """The long run's last-decade slopes as Markdown: a sentence and a table.
+
+    The sentence gives SparringEXP4.P's slope with its interval and says whether the
+    theory's 1/2 lies in it; the table has every algorithm (a baseline's slope shows what
+    a method that does not learn measures). Without a long run, a sentence saying so.
+
+    Parameters
+    ----------
+    last_decade : pandas.DataFrame
+        :func:`last_decade_slopes`.
+    """
+    long_runs = last_decade[last_decade["setting"].map(is_long_run)]
+    if long_runs.empty:
+        return "No long run in this configuration (online.long_horizon.horizons is empty).\n"
+    sentences, rows = [], []
+    for name in setting_order(long_runs["setting"]):
+        by_algorithm = long_runs[long_runs["setting"] == name].set_index("algorithm")
+        order = [a for a in ALGORITHMS if a in by_algorithm.index]
+        first = by_algorithm.iloc[0]
+        if "sparring_exp4p" in by_algorithm.index:
+            exp4p = by_algorithm.loc["sparring_exp4p"]
+            sentences.append(
+                f"Long run (K = {int(first['n_actions'])}, |Π| = {int(first['n_policies']):,}): "
+                f"over the last decade of T = {int(exp4p['horizon']):,} "
+                f"({int(exp4p['window_start']):,} → {int(exp4p['horizon']):,} rounds, "
+                f"{int(exp4p['n_checkpoints'])} checkpoints, {int(exp4p['n_seeds'])} seeds), "
+                f"SparringEXP4.P's mean regret grows with slope {_slope(exp4p['slope'])}, "
+                "95% interval "
+                f"{_interval(exp4p['slope_ci_low'], exp4p['slope_ci_high'])}; "
+                f"{_theory_verdict(exp4p)}."
+            )
+        for algorithm in order:
+            row = by_algorithm.loc[algorithm]
+            theory = row["theory_slope"]
+            rows.append(
+                {
+                    "setting": setting_kind(name, row["environment"]),
+                    "K": str(int(row["n_actions"])),
+                    "\\|Π\\|": f"{int(row['n_policies']):,}",
+                    "T": f"{int(row['horizon']):,}",
+                    "algorithm": algorithm_style(algorithm).label,
+                    "checkpoints in T/10 → T": str(int(row["n_checkpoints"])),
+                    "seeds": str(int(row["n_seeds"])),
+                    "slope, last decade": _slope(row["slope"]),
+                    "95% interval": _interval(row["slope_ci_low"], row["slope_ci_high"]),
+                    "theory": "—" if math.isnan(theory) else "1/2",
+                }
+            )
+    intro = (
+        "Log-log slope of the mean regret against the rounds within each run's last decade "
+        "(T/10 → T, the largest T), with a 95% bootstrap interval resampling seeds. "
+        + " ".join(sentences)
+    )
+    frame = pd.DataFrame(rows)
+    alignment = ("left", *["right"] * (frame.shape[1] - 1))
+    table = frame.to_markdown(index=False, disable_numparse=True, colalign=alignment)
+    return f"{intro}\n\n{table}\n"
+
+
 def _number(value: Any) -> float | None:
     """A float for JSON: NaN (an undefined slope) becomes None."""
     value = float(value)
@@ -183,7 +330,8 @@ def online_summary(tables: Mapping[str, pd.DataFrame], delta: float) -> dict[str
         ``"all_bounds_hold"`` (every (setting, T) reaches coverage ``1 - delta``),
         ``"worst_coverage"``, ``"largest_regret_over_bound"``, and per setting the regret
         slopes of every algorithm (over all horizons and between the two largest; None when
-        undefined) and the slopes of ``eps`` against ``m``.
+        undefined), with the ``last_decade`` table their slopes over the last decade of the
+        largest ``T`` and interval, and the slopes of ``eps`` against ``m``.
     """
     coverage, slopes, batch = tables["coverage"], tables["slopes"], tables["online_to_batch"]
     settings: dict[str, Any] = {}
@@ -191,6 +339,12 @@ def online_summary(tables: Mapping[str, pd.DataFrame], delta: float) -> dict[str
         entry = settings.setdefault(row.setting, {"regret_slope": {}, "final_regret_slope": {}})
         entry["regret_slope"][row.algorithm] = _number(row.slope)
         entry["final_regret_slope"][row.algorithm] = _number(row.final_slope)
+    for row in tables["last_decade"].itertuples(index=False) if "last_decade" in tables else ():
+        settings[row.setting].setdefault("last_decade_regret_slope", {})[row.algorithm] = {
+            "slope": _number(row.slope),
+            "ci_low": _number(row.slope_ci_low),
+            "ci_high": _number(row.slope_ci_high),
+        }
     for name, rows in batch.groupby("setting"):
         settings[name]["epsilon_slope"] = _number(rows["slope"].iloc[0])
         settings[name]["final_epsilon_slope"] = _number(rows["final_slope"].iloc[0])
