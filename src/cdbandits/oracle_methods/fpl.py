@@ -113,6 +113,26 @@ def _table_rounds(
     return payoff
 
 
+class _Rounds:
+    """A run's inputs and what its rounds accumulate (sums, losses, policies)."""
+
+    def __init__(
+        self,
+        game: CompactGame,
+        oracle: PolicyOracle,
+        alpha: float,
+        n_rounds: int,
+        checkpoints: list[int],
+    ) -> None:
+        self.game, self.oracle, self.alpha, self.checkpoints = game, oracle, alpha, checkpoints
+        shape = game.shape
+        self.row_sum, self.column_sum = np.zeros(shape), np.zeros(shape)
+        self.row_loss = np.zeros(shape)  # -B (u_1 + ... + u_t)
+        self.column_loss = np.zeros(shape)  # B^T (w_1 + ... + w_t)
+        self.row_ids = np.empty(n_rounds, dtype=np.int64)
+        self.column_ids = np.empty(n_rounds, dtype=np.int64)
+
+
 class SparringFPL:
     """SparringFPL with the theory's ``alpha`` and ``N`` as defaults.
 
@@ -199,95 +219,61 @@ class SparringFPL:
         n, alpha = self._budget(game)
         checkpoints = sorted({int(t) for t in self.checkpoints if 1 <= t <= n})
         self.trace_: list[Checkpoint] = []
+        state = _Rounds(game, oracle, alpha, n, checkpoints)
         run = self._compiled_rounds if self.compiled else self._python_rounds
-        row_ids, column_ids, row_sum, column_sum, payoff_sum = run(
-            game, oracle, rng, n, alpha, checkpoints
-        )
+        payoff_sum = run(state, rng)
         self.n_rounds_ = n
         self.alpha_ = alpha
-        self.row_policies_, self.column_policies_ = row_ids, column_ids
-        self.row_mixture_ = PolicyMixture.uniform(row_ids)
-        self.column_mixture_ = PolicyMixture.uniform(column_ids)
-        self.row_vector_: NDArray[np.float64] = row_sum / n
-        self.column_vector_: NDArray[np.float64] = column_sum / n
+        self.row_policies_, self.column_policies_ = state.row_ids, state.column_ids
+        self.row_mixture_ = PolicyMixture.uniform(state.row_ids)
+        self.column_mixture_ = PolicyMixture.uniform(state.column_ids)
+        self.row_vector_: NDArray[np.float64] = state.row_sum / n
+        self.column_vector_: NDArray[np.float64] = state.column_sum / n
         self.mean_payoff_ = payoff_sum / n
         self.n_oracle_calls_ = 2 * n
         return self
 
-    def _record(
-        self,
-        t: int,
-        row_ids: NDArray[np.int64],
-        column_ids: NDArray[np.int64],
-        row_sum: NDArray[np.float64],
-        column_sum: NDArray[np.float64],
-    ) -> None:
+    def _record(self, t: int, state: _Rounds) -> None:
         self.trace_.append(
             Checkpoint(
                 iteration=t,
                 oracle_calls=2 * t,
-                row_mixture=PolicyMixture.uniform(row_ids[:t]),
-                column_mixture=PolicyMixture.uniform(column_ids[:t]),
-                row_vector=row_sum / t,
-                column_vector=column_sum / t,
+                row_mixture=PolicyMixture.uniform(state.row_ids[:t]),
+                column_mixture=PolicyMixture.uniform(state.column_ids[:t]),
+                row_vector=state.row_sum / t,
+                column_vector=state.column_sum / t,
             )
         )
 
-    def _python_rounds(
-        self,
-        game: CompactGame,
-        oracle: PolicyOracle,
-        rng: np.random.Generator,
-        n: int,
-        alpha: float,
-        checkpoints: list[int],
-    ) -> tuple[
-        NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], float
-    ]:
-        row_sum = np.zeros(game.shape)  # w_1 + ... + w_t
-        column_sum = np.zeros(game.shape)
-        row_loss = np.zeros(game.shape)  # -B (u_1 + ... + u_t)
-        column_loss = np.zeros(game.shape)  # B^T (w_1 + ... + w_t)
-        row_ids = np.empty(n, dtype=np.int64)
-        column_ids = np.empty(n, dtype=np.int64)
+    def _python_rounds(self, state: _Rounds, rng: np.random.Generator) -> float:
+        """The rounds as a loop over the oracle's calls; returns the payoff sum."""
+        game, oracle, alpha, checkpoints = state.game, state.oracle, state.alpha, state.checkpoints
         payoff_sum = 0.0
-        for t in range(1, n + 1):
+        for t in range(1, state.row_ids.size + 1):
             perturbations = rng.random((2, *game.shape)) / alpha
-            row = oracle.argmin(row_loss + perturbations[0]).policy
-            column = oracle.argmin(column_loss + perturbations[1]).policy
+            row = oracle.argmin(state.row_loss + perturbations[0]).policy
+            column = oracle.argmin(state.column_loss + perturbations[1]).policy
             row_vector, column_vector = oracle.vector(row), oracle.vector(column)
             payoff_sum += game.payoff(row_vector, column_vector)
-            row_sum += row_vector
-            column_sum += column_vector
-            row_loss -= game.times(column_vector)
-            column_loss += game.transpose_times(row_vector)
-            row_ids[t - 1], column_ids[t - 1] = row, column
+            state.row_sum += row_vector
+            state.column_sum += column_vector
+            state.row_loss -= game.times(column_vector)
+            state.column_loss += game.transpose_times(row_vector)
+            state.row_ids[t - 1], state.column_ids[t - 1] = row, column
             if checkpoints and t == checkpoints[0]:
                 checkpoints.pop(0)
-                self._record(t, row_ids, column_ids, row_sum, column_sum)
-        return row_ids, column_ids, row_sum, column_sum, payoff_sum
+                self._record(t, state)
+        return payoff_sum
 
-    def _compiled_rounds(
-        self,
-        game: CompactGame,
-        oracle: PolicyOracle,
-        rng: np.random.Generator,
-        n: int,
-        alpha: float,
-        checkpoints: list[int],
-    ) -> tuple[
-        NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], float
-    ]:
+    def _compiled_rounds(self, state: _Rounds, rng: np.random.Generator) -> float:
+        """The rounds in the compiled kernel over the policy table; returns the payoff sum."""
+        game, oracle, alpha, checkpoints = state.game, state.oracle, state.alpha, state.checkpoints
         context_of, table = oracle.policy_table()
-        row_sum, column_sum = np.zeros(game.shape), np.zeros(game.shape)
-        row_loss, column_loss = np.zeros(game.shape), np.zeros(game.shape)
-        row_ids = np.empty(n, dtype=np.int64)
-        column_ids = np.empty(n, dtype=np.int64)
+        n = state.row_ids.size
         payoff_sum = 0.0
         block = max(1, PERTURBATION_BLOCK // (2 * game.n_rounds * game.n_actions))
-        stops = sorted({*checkpoints, *range(block, n, block), n})
         done = 0
-        for stop in stops:
+        for stop in sorted({*checkpoints, *range(block, n, block), n}):
             # Drawn as one array, the uniforms are the loop's per-round draws in order.
             noise = rng.random((stop - done, 2, *game.shape))
             payoff_sum += _table_rounds(
@@ -301,16 +287,16 @@ class SparringFPL:
                 game.rows,
                 game.columns,
                 game.values,
-                row_loss,
-                column_loss,
-                row_sum,
-                column_sum,
-                row_ids,
-                column_ids,
+                state.row_loss,
+                state.column_loss,
+                state.row_sum,
+                state.column_sum,
+                state.row_ids,
+                state.column_ids,
             )
             done = stop
             if checkpoints and stop == checkpoints[0]:
                 checkpoints.pop(0)
-                self._record(stop, row_ids, column_ids, row_sum, column_sum)
+                self._record(stop, state)
         oracle.n_calls_ += 2 * n
-        return row_ids, column_ids, row_sum, column_sum, payoff_sum
+        return payoff_sum
