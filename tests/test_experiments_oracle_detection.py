@@ -11,6 +11,8 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from conftest import REPO_ROOT
 
 from cdbandits.experiments.oracle.broken_variants import CORRECT, VARIANTS, variant_names
 from cdbandits.experiments.oracle.detection import (
@@ -25,6 +27,8 @@ from cdbandits.experiments.oracle.detection import (
 from cdbandits.experiments.oracle.settings import SettingsError
 from cdbandits.experiments.oracle.statements import STATEMENTS
 from cdbandits.experiments.oracle.tables import check_statement
+from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound
+from cdbandits.oracle_methods.theory import main_regret_bound
 
 SEEDS = 2
 
@@ -249,3 +253,32 @@ def test_the_fpl_variants_act_on_the_compiled_path(variant_name):
     broken = policies(variant.implementations.fpl, True)
     np.testing.assert_array_equal(broken, policies(variant.implementations.fpl, False))
     assert not np.array_equal(broken, policies(CORRECT.implementations.fpl, True))
+
+
+@pytest.mark.parametrize("config_file", ["config.yaml", "test.yaml"])
+def test_the_configs_put_the_fpl_bounds_below_what_a_worst_policy_solver_reaches(config_file):
+    # From the formulas alone: the configured budgets make both SparringFPL bounds
+    # informative, with room below the exploitability (margin) and the regret
+    # (margin (T - m / 2): uniform exploration, then the worst policy) of a solver that
+    # outputs the worst policy.
+    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
+    override = yaml.safe_load((REPO_ROOT / "config" / config_file).read_text())["oracle"]
+    detection = {**default["detection"]}
+    for key, value in override["detection"].items():
+        detection[key] = {**detection[key], **value} if isinstance(value, dict) else value
+    settings = DetectionSettings.from_config({"delta": default["delta"], "detection": detection})
+    margin, n_policies = settings.environment.margin, settings.environment.n_policies
+    eps = settings.main_eps_fpl
+    (m,) = eps.explore_rounds
+    half = eps.delta / 2  # Theorem main-eps with FPL: delta / 2 to eq. (f2) and to FPL
+    eps_bound = 2 * deviation_bound(m, n_policies, half, 1.0, 1.0) + fpl_gap_bound(
+        1.0, m, eps.fpl_rounds, half
+    )
+    assert eps_bound < 0.995 * margin
+    regret = settings.main_regret_fpl
+    (horizon,) = regret.horizons
+    explore = regret.explore_rounds(horizon, n_policies, 2)
+    regret_bound = main_regret_bound(
+        horizon, n_policies, 1.0, 1.0, regret.failure_share, regret.fpl_rounds
+    )
+    assert regret_bound < margin * (horizon - explore / 2) - 20
