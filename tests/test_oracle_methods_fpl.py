@@ -1,4 +1,5 @@
-"""SparringFPL: reaches the LP value of a tiny game, respects Theorem fpl, reproduces."""
+"""SparringFPL: reaches the LP value of a tiny game, respects Theorem fpl, reproduces; its
+compiled path plays the Python loop's rounds."""
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ from cdbandits.contextual.environments import (
     synthetic_intransitive_population,
 )
 from cdbandits.contextual.policies import RandomLinearPolicies
+from cdbandits.oracle_methods import fpl as fpl_module
 from cdbandits.oracle_methods.bounds import fpl_gap_bound
 from cdbandits.oracle_methods.compact_game import CompactGame
 from cdbandits.oracle_methods.exploration import (
@@ -16,15 +18,17 @@ from cdbandits.oracle_methods.exploration import (
     skew_symmetric_exploration,
     uniform_exploration,
 )
-from cdbandits.oracle_methods.fpl import SparringFPL
+from cdbandits.oracle_methods.fpl import SparringFPL, table_argmin
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy, policy_game_matrix
 from cdbandits.oracle_methods.hull import row_security
-from cdbandits.oracle_methods.oracles import ExactOracle
+from cdbandits.oracle_methods.oracles import ExactOracle, PolicyOracle
 from cdbandits.oracle_methods.theory import fpl_alpha
+
+POPULATION = synthetic_intransitive_population(2, 2, 20, 0.8, np.random.default_rng(0))
 
 
 def tiny_game(scheme):
-    population = synthetic_intransitive_population(2, 2, 20, 0.8, np.random.default_rng(0))
+    population = POPULATION
     policies = RandomLinearPolicies(2, 20, random_state=0).fit(population.features)
     sample = explore(StochasticEnvironment(population), scheme, 100, np.random.default_rng(10))
     game = CompactGame.from_sample(sample, scheme)
@@ -100,3 +104,62 @@ def test_theory_budget_and_argument_checks():
         <= 8.0
         < fpl_gap_bound(4, 100, fpl.n_rounds_ - 1, 0.05)
     )
+
+
+class _NoTableOracle(ExactOracle):
+    """An exact oracle that does not offer its policy table."""
+
+    def policy_table(self):
+        return PolicyOracle.policy_table(self)
+
+
+@pytest.mark.parametrize(
+    "scheme", [uniform_exploration(2), skew_symmetric_exploration(2)], ids=["uniform", "skew"]
+)
+def test_the_compiled_path_plays_the_rounds_of_the_python_loop(scheme):
+    # The same rng gives the same perturbations in the same order (drawn in blocks of rounds
+    # that cross the checkpoints and PERTURBATION_BLOCK), hence the same policies, round by
+    # round; the vectors are sums of the same numbers in the same order.
+    game, oracle, _ = tiny_game(scheme)
+    n = fpl_module.PERTURBATION_BLOCK // (2 * game.n_rounds * game.n_actions) + 300
+    loop = SparringFPL(n_rounds=n, checkpoints=[7, n - 1]).fit(
+        game, oracle, np.random.default_rng(5)
+    )
+    calls = oracle.n_calls_
+    compiled = SparringFPL(n_rounds=n, checkpoints=[7, n - 1], compiled=True).fit(
+        game, oracle, np.random.default_rng(5)
+    )
+    np.testing.assert_array_equal(compiled.row_policies_, loop.row_policies_)
+    np.testing.assert_array_equal(compiled.column_policies_, loop.column_policies_)
+    np.testing.assert_array_equal(compiled.row_vector_, loop.row_vector_)
+    np.testing.assert_array_equal(compiled.column_vector_, loop.column_vector_)
+    # The payoff is summed in another order than np.dot's.
+    assert compiled.mean_payoff_ == pytest.approx(loop.mean_payoff_, rel=1e-12, abs=1e-12)
+    assert len(set(loop.row_policies_)) > 1  # the perturbations change the leader
+    for ours, theirs in zip(compiled.trace_, loop.trace_, strict=True):
+        assert (ours.iteration, ours.oracle_calls) == (theirs.iteration, theirs.oracle_calls)
+        np.testing.assert_array_equal(ours.row_vector, theirs.row_vector)
+        np.testing.assert_array_equal(ours.row_mixture.weights, theirs.row_mixture.weights)
+    assert [c.iteration for c in compiled.trace_] == [7, n - 1]
+    assert compiled.n_oracle_calls_ == 2 * n and oracle.n_calls_ == calls + 2 * n
+
+
+def test_the_compiled_path_meets_theorem_fpl():
+    assert_theorem_fpl(lambda n_rounds: SparringFPL(n_rounds=n_rounds, compiled=True))
+
+
+def test_table_argmin_breaks_ties_towards_the_smallest_policy():
+    table = np.array([[1, 0, 0, 0], [1, 1, 1, 0]], dtype=np.uint8)  # policies 1, 2 alike
+    costs = np.array([[0.0, 1.0], [1.0, 0.0]])
+    assert table_argmin(costs, table) == 1  # totals 1, 0, 0, 1
+    assert table_argmin(-costs, table) == 0  # totals -1, 0, 0, -1
+    assert table_argmin(np.zeros((2, 2)), table) == 0
+
+
+def test_the_compiled_path_needs_a_policy_table():
+    game, oracle, _ = tiny_game(uniform_exploration(2))
+    expected = oracle.round_actions([0, 1])
+    lacking = _NoTableOracle(oracle.policy_class, POPULATION.features, oracle.context_ids_)
+    assert np.array_equal(lacking.round_actions([0, 1]), expected)  # the class, no table
+    with pytest.raises(NotImplementedError, match="_NoTableOracle offers no policy table"):
+        SparringFPL(n_rounds=5, compiled=True).fit(game, lacking, np.random.default_rng(0))

@@ -9,7 +9,7 @@ from cdbandits.contextual.environments import (
 )
 from cdbandits.contextual.policies import DecisionStumps, RandomLinearPolicies
 from cdbandits.oracle_methods.exploration import explore, uniform_exploration
-from cdbandits.oracle_methods.oracles import ExactOracle
+from cdbandits.oracle_methods.oracles import ExactOracle, PolicyOracle
 
 
 def test_oracle_answers_equal_brute_force_over_the_class():
@@ -40,3 +40,16 @@ def test_exact_oracle_works_with_a_structured_class():
     assert np.array_equal(oracle.round_actions([7]), stumps.actions(population.features[ids], [7]))
     with pytest.raises(IndexError):
         oracle.round_actions([stumps.n_policies])
+
+
+def test_policy_table_gives_every_policy_on_the_rounds_through_their_contexts():
+    population = synthetic_intransitive_population(2, 3, 30, 0.5, np.random.default_rng(0))
+    stumps = DecisionStumps(2, 5).fit(population.features)
+    ids = np.array([29, 0, 5, 5, 1, 29])
+    oracle = ExactOracle(stumps, population.features, ids)
+    context_of, table = oracle.policy_table()
+    assert table.dtype == np.uint8 and table.shape == (4, stumps.n_policies)
+    assert context_of.tolist() == [3, 0, 2, 2, 1, 3]  # rows of the sorted distinct contexts
+    np.testing.assert_array_equal(table[context_of], oracle.round_actions(range(table.shape[1])))
+    with pytest.raises(NotImplementedError, match="offers no policy table"):
+        PolicyOracle.policy_table(oracle)

@@ -81,6 +81,24 @@ class PolicyOracle(ABC):
         """The policy vector ``v_pi``, shape ``(m, K)``."""
         return policy_vectors(self.round_actions([policy]), self.n_actions)
 
+    def policy_table(self) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+        """Every policy's actions, for compiled solvers that enumerate a small class.
+
+        Returns
+        -------
+        context_of : ndarray of int64, shape (m,)
+            The row of ``table`` of each exploration round (rounds on equal contexts share
+            one).
+        table : ndarray of uint8, shape (q, |Pi|)
+            ``table[x, pi]``: the action of policy ``pi`` on context row ``x``.
+
+        Raises
+        ------
+        NotImplementedError
+            If the oracle cannot enumerate its class (the default).
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no policy table")
+
 
 class ExactOracle(PolicyOracle):
     """The exact oracle of a finite class, on the exploration contexts.
@@ -167,3 +185,11 @@ class ExactOracle(PolicyOracle):
     def actions(self, X: ArrayLike, policies: ArrayLike) -> NDArray[np.uint8]:
         """Actions of the class's policies on ``X``."""
         return self.policy_class.actions(X, policies)
+
+    def policy_table(self) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+        """The class's actions on the distinct sample contexts (:meth:`PolicyOracle.policy_table`).
+
+        The table holds ``q |Pi|`` bytes for ``q`` distinct contexts: meant for small classes.
+        """
+        table = self.policy_class.actions(self._distinct_contexts)
+        return self._inverse.astype(np.int64), np.ascontiguousarray(table, dtype=np.uint8)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -112,9 +113,29 @@ class _MaximisingOracle(PolicyOracle):
     def actions(self, X: ArrayLike, policies: ArrayLike) -> NDArray[np.uint8]:
         return self.oracle.actions(X, policies)
 
+    def policy_table(self) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+        return self.oracle.policy_table()
+
+
+@numba.njit(cache=True)
+def _table_argmax(costs: NDArray[np.float64], table: NDArray[np.uint8]) -> int:
+    """``argmax_pi sum_x costs[x, table[x, pi]]``, ties to the smallest id: the compiled
+    path's :class:`_MaximisingOracle` (``-sum c`` is exactly ``sum -c`` in floating point)."""
+    best, best_total = 0, -np.inf
+    for policy in range(table.shape[1]):
+        total = 0.0
+        for x in range(table.shape[0]):
+            total += costs[x, table[x, policy]]
+        if total > best_total:
+            best, best_total = policy, total
+    return best
+
 
 class _MaximisingFPL(SparringFPL):
-    """SparringFPL whose two copies maximise their losses (the oracle's sign confused)."""
+    """SparringFPL whose two copies maximise their losses (the oracle's sign confused), on
+    either path."""
+
+    table_argmin = staticmethod(_table_argmax)
 
     def fit(self, game: CompactGame, oracle: PolicyOracle, rng: np.random.Generator) -> SparringFPL:
         return super().fit(game, _MaximisingOracle(oracle), rng)

@@ -5,7 +5,8 @@ the sweep trials of :mod:`.experiments` at a small setting (:class:`DetectionSet
 config ``oracle.detection``), and every statement of :data:`~.statements.STATEMENTS` is
 checked on its rows exactly as the bound table checks it (:func:`~.tables.check_statement`:
 at each trial, whether the statement's bound held), on the rows of every sweep of the
-statement the detection runs (:attr:`~.statements.Statement.sources`). A check *detects* a
+statement the detection runs (:attr:`~.statements.Statement.sources` and
+:attr:`~.statements.Statement.detection_sources`). A check *detects* a
 variant when the bound failed at more than a fraction ``delta`` of the trials, i.e. when
 the bound table's guarantee (coverage at least ``1 - delta``) would fail; a check that
 detects no variant has no power (:func:`check_power`), and one that flags the correct
@@ -22,7 +23,11 @@ ceiling) where that is affordable: ``m`` large for Lemma eq. (f2) and Lemma expl
 the skew-symmetrised estimator (``L = 1``) with ``T_in = T_out`` large enough for Theorem
 main-eps with ProjectedGD (``small_explore_first``), a game of ``m = 2`` exploration rounds
 for the solvers (its payoffs span the range ``L`` allows, so the gaps of broken solvers
-reach the bounds), and a long horizon for the regret bounds.
+reach the bounds), and a long horizon for the regret bounds. The SparringFPL checks of
+Theorems main-eps and main-regret get their own parts (``main_eps_fpl``, ``main_regret_fpl``):
+the skew-symmetrised estimator, ``m`` and ``N`` large enough that their bounds fall below
+the ceilings, and only the SparringFPL rows, on SparringFPL's compiled path (the same rounds
+as its Python loop, :mod:`~cdbandits.oracle_methods.fpl`).
 
 Only the trials a variant can change are run: a sweep part (:data:`PARTS`) whose rows do
 not depend on the component a variant replaces reuses the correct implementation's rows,
@@ -172,6 +177,12 @@ class DetectionSettings:
         One ``N`` and one ``T_in = T_out``.
     regret : RegretSettings
         One horizon.
+    main_eps_fpl : SmallExploreFirstSettings
+        One ``m`` and ``N``, the skew-symmetrised estimator, compiled SparringFPL (Theorem
+        main-eps with SparringFPL is informative there).
+    main_regret_fpl : RegretSettings
+        One horizon and ``N``, the skew-symmetrised estimator, explore-then-exploit with
+        compiled SparringFPL only (Theorem main-regret with SparringFPL is informative).
     """
 
     KEYS: ClassVar[tuple[str, ...]] = ("delta", "detection")
@@ -183,6 +194,8 @@ class DetectionSettings:
     small_explore_first: SmallExploreFirstSettings
     solvers: SolversSettings
     regret: RegretSettings
+    main_eps_fpl: SmallExploreFirstSettings
+    main_regret_fpl: RegretSettings
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> DetectionSettings:
@@ -194,7 +207,15 @@ class DetectionSettings:
         delta = float(config["delta"])
         seeds = _positive_int(section, "seeds", path)
         parts = {}
-        for name in ("environment", "explore_first", "small_explore_first", "solvers", "regret"):
+        for name in (
+            "environment",
+            "explore_first",
+            "small_explore_first",
+            "solvers",
+            "regret",
+            "main_eps_fpl",
+            "main_regret_fpl",
+        ):
             part = section.get(name)
             if not isinstance(part, Mapping):
                 raise SettingsError(f"{path}.{name}: expected a mapping; got {part!r}")
@@ -238,12 +259,31 @@ class DetectionSettings:
                 horizons=(integer("regret", "horizon"),),
                 fpl_rounds=integer("regret", "fpl_rounds"),
             ),
+            main_eps_fpl=SmallExploreFirstSettings(
+                delta=delta,
+                seeds=seeds,
+                estimators=(SKEW_ESTIMATOR,),
+                explore_rounds=(integer("main_eps_fpl", "explore_rounds"),),
+                fpl_rounds=integer("main_eps_fpl", "fpl_rounds"),
+                pgd_iterations=1,  # its ProjectedGD row is dropped (SweepPart.solver)
+                compiled_fpl=True,
+            ),
+            main_regret_fpl=RegretSettings(
+                delta=delta,
+                seeds=seeds,
+                horizons=(integer("main_regret_fpl", "horizon"),),
+                fpl_rounds=integer("main_regret_fpl", "fpl_rounds"),
+                estimator=SKEW_ESTIMATOR,
+                algorithms=("explore_exploit_fpl",),
+                compiled_fpl=True,
+            ),
         )
-        try:
-            settings.regret.check_horizons(environment)
-        except SettingsError as error:
-            reason = str(error).partition(": ")[2]
-            raise SettingsError(f"{path}.regret.horizon: {reason}") from None
+        for name in ("regret", "main_regret_fpl"):
+            try:
+                getattr(settings, name).check_horizons(environment)
+            except SettingsError as error:
+                reason = str(error).partition(": ")[2]
+                raise SettingsError(f"{path}.{name}.horizon: {reason}") from None
         return settings
 
 
@@ -258,11 +298,15 @@ class SweepPart:
         The sweep (its rows join that sweep's table).
     uses : frozenset of str
         Fields of :class:`~.experiments.Implementations` the rows depend on.
+    solver : str, optional
+        Keep only the rows of this ``solver`` (an ``explore_first`` trial also solves the
+        game by LP and ProjectedGD).
     """
 
     name: str
     experiment: str
     uses: frozenset[str]
+    solver: str = ""
 
     def settings(self, detection: DetectionSettings) -> ExperimentSettings:
         """The sweep settings of this part."""
@@ -270,6 +314,8 @@ class SweepPart:
             return dataclasses.replace(detection.solvers, pgd_iterations=())
         if self.name == "solvers_pgd":
             return dataclasses.replace(detection.solvers, fpl_rounds=())
+        if self.name in ("main_eps_fpl", "main_regret_fpl"):
+            return getattr(detection, self.name)
         return getattr(detection, self.experiment)
 
 
@@ -280,6 +326,8 @@ PARTS = (
     SweepPart("solvers_fpl", "solvers", frozenset({"scheme", "fpl"})),
     SweepPart("solvers_pgd", "solvers", frozenset({"scheme", "pgd"})),
     SweepPart("regret", "regret", frozenset({"scheme", "fpl", "sparring", "regret"})),
+    SweepPart("main_eps_fpl", "small_explore_first", frozenset({"scheme", "fpl"}), "fpl"),
+    SweepPart("main_regret_fpl", "small_regret", frozenset({"scheme", "fpl", "regret"})),
 )
 
 _TRIALS: dict[str, Any] = {
@@ -287,6 +335,7 @@ _TRIALS: dict[str, Any] = {
     "small_explore_first": explore_first_trial,
     "solvers": solvers_trial,
     "regret": regret_trial,
+    "small_regret": regret_trial,
 }
 
 
@@ -324,6 +373,8 @@ def run_part(
             rows.extend(run_trial(environment, experiment, trial, seed, variant.implementations))
     except ValueError as error:
         return PartRun([], f"{type(error).__name__}: {error}")
+    if part.solver:
+        rows = [row for row in rows if row["solver"] == part.solver]
     return PartRun(rows)
 
 
@@ -364,7 +415,11 @@ def _statement_cell(
     detection runs; the trials of all of them count.
     """
     cell = {"statement": statement.name, "variant": variant.name, "component": variant.component}
-    sources = [source for source in statement.sources if source.experiment in tables]
+    sources = [
+        source
+        for source in (*statement.sources, *statement.detection_sources)
+        if source.experiment in tables
+    ]
     selected = [(source, _select(tables[source.experiment], source)) for source in sources]
     selected = [(source, rows) for source, rows in selected if not rows.empty]
     if not selected:

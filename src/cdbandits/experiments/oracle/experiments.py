@@ -54,7 +54,6 @@ from ...oracle_methods.bounds import (
 from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import (
     FixedExploration,
-    skew_symmetric_exploration,
     uniform_exploration,
 )
 from ...oracle_methods.explore_exploit import explore_then_exploit
@@ -75,6 +74,7 @@ from .settings import (
     RegretSettings,
     SolversSettings,
     SweepSettings,
+    scheme_of,
 )
 
 __all__ = [
@@ -158,15 +158,6 @@ class Implementations:
     regret: Callable[..., Any] = regret_curve
 
 
-def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
-    """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
-    if estimator == "importance_weighted":
-        return uniform_exploration(n_actions)
-    if estimator == "skew_symmetrised":
-        return skew_symmetric_exploration(n_actions)
-    raise ValueError(f"unknown estimator {estimator!r}")
-
-
 #: The library's implementations, used by every sweep.
 LIBRARY = Implementations(scheme=scheme_of)
 
@@ -246,7 +237,9 @@ def explore_first_trial(
     rows = [row("lp", 0, 0, environment.lp_mixture(solution), None, lp_gap, delta)]
     n_fpl = settings.fpl_rounds
     if n_fpl:  # 0: no SparringFPL row (the broken-variant detection's skew part)
-        fpl = implementations.fpl(n_rounds=n_fpl).fit(game, oracle, fpl_rng)
+        fpl = implementations.fpl(n_rounds=n_fpl, compiled=settings.compiled_fpl).fit(
+            game, oracle, fpl_rng
+        )
         rows.append(
             row(
                 "fpl",
@@ -413,15 +406,22 @@ def regret_trial(
     delta, horizon, index = settings.delta, trial.horizon, trial.seed
     k = environment.n_actions
     n_policies = environment.n_policies
-    scheme = implementations.scheme("importance_weighted", k)
+    scheme = implementations.scheme(settings.estimator, k)
     share = settings.failure_share
     m = settings.explore_rounds(horizon, n_policies, k)
     n_fpl = settings.fpl_rounds
     rows = []
-    for name, solver, solver_rounds in (
-        ("explore_exploit_fpl", implementations.fpl(n_rounds=n_fpl), n_fpl),
+    solvers = (
+        (
+            "explore_exploit_fpl",
+            implementations.fpl(n_rounds=n_fpl, compiled=settings.compiled_fpl),
+            n_fpl,
+        ),
         ("explore_exploit_lp", ExactMaxminSolver(environment), None),
-    ):
+    )
+    for name, solver, solver_rounds in solvers:
+        if name not in settings.algorithms:
+            continue
         rng = named_generator(seed, "oracle", "regret", index, horizon)
         run = explore_then_exploit(
             environment.environment, environment.stumps, horizon, m, solver, rng, scheme
@@ -448,6 +448,8 @@ def regret_trial(
                 "exploitability": environment.exploitability(run.mixture),
             }
         )
+    if "sparring_exp4p" not in settings.algorithms:
+        return rows
     table = ActionTable(np.ascontiguousarray(environment.actions), k)
     sparring = implementations.sparring(table, delta)
     log = sparring.run(

@@ -20,7 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
-from ...oracle_methods.exploration import ESTIMATORS, uniform_exploration
+from ...oracle_methods.exploration import (
+    ESTIMATORS,
+    FixedExploration,
+    skew_symmetric_exploration,
+    uniform_exploration,
+)
 from ...oracle_methods.theory import explore_exploit_rounds
 
 __all__ = [
@@ -40,6 +45,7 @@ __all__ = [
     "SummarySettings",
     "SweepSettings",
     "config_subset",
+    "scheme_of",
     "stump_bins",
 ]
 
@@ -62,7 +68,19 @@ EXPERIMENTS: tuple[Experiment, ...] = (
 #: The estimator every main-eps and explore-first check runs on (the paper's).
 PAPER_ESTIMATOR = "importance_weighted"
 
+#: The rows of the ``regret`` experiment, one per algorithm.
+REGRET_ALGORITHMS = ("explore_exploit_fpl", "explore_exploit_lp", "sparring_exp4p")
+
 _T = TypeVar("_T")
+
+
+def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
+    """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
+    if estimator == "importance_weighted":
+        return uniform_exploration(n_actions)
+    if estimator == "skew_symmetrised":
+        return skew_symmetric_exploration(n_actions)
+    raise ValueError(f"unknown estimator {estimator!r}")
 
 
 class SettingsError(ValueError):
@@ -151,6 +169,7 @@ class ExploreFirstSettings:
     explore_rounds: tuple[int, ...]
     fpl_rounds: int
     pgd_iterations: int
+    compiled_fpl: bool = False
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> ExploreFirstSettings:
@@ -258,7 +277,12 @@ class SmallSolversSettings(SolversSettings):
 
 @dataclass(frozen=True)
 class RegretSettings:
-    """``oracle.regret`` with the sweep-wide ``oracle.delta`` and ``oracle.seeds``."""
+    """``oracle.regret`` with the sweep-wide ``oracle.delta`` and ``oracle.seeds``.
+
+    The sweep explores with the paper's estimator and runs every algorithm of
+    :data:`REGRET_ALGORITHMS`; the broken-variant detection also runs SparringFPL alone
+    with the skew-symmetrised estimator, on the compiled path (``compiled_fpl``).
+    """
 
     name: ClassVar[Experiment] = "regret"
     KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "regret")
@@ -267,6 +291,9 @@ class RegretSettings:
     seeds: int
     horizons: tuple[int, ...]
     fpl_rounds: int
+    estimator: str = PAPER_ESTIMATOR
+    algorithms: tuple[str, ...] = REGRET_ALGORITHMS
+    compiled_fpl: bool = False
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RegretSettings:
@@ -285,8 +312,8 @@ class RegretSettings:
         return self.delta / 3.0
 
     def explore_rounds(self, horizon: int, n_policies: int, n_actions: int) -> int:
-        """Theorem main-regret's ``m`` for ``horizon`` with uniform exploration of ``K``."""
-        variance_bound = uniform_exploration(n_actions).variance_bound
+        """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
+        variance_bound = scheme_of(self.estimator, n_actions).variance_bound
         return explore_exploit_rounds(horizon, n_policies, self.failure_share, variance_bound)
 
     def smallest_horizon(self, n_policies: int, n_actions: int) -> int:

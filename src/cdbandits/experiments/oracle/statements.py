@@ -84,6 +84,9 @@ class Statement:
         ``measured <= bound``.
     more_sources : tuple of Source, optional
         Further sweeps checked with the same columns (the small game's).
+    detection_sources : tuple of Source, optional
+        Tables of the broken-variant detection only (not sweeps of the bound table) on
+        which it is also checked (:mod:`.detection`).
     """
 
     name: str
@@ -98,6 +101,7 @@ class Statement:
     description: str
     counts: tuple[str, str] | None = None
     more_sources: tuple[Source, ...] = ()
+    detection_sources: tuple[Source, ...] = ()
 
     @property
     def sources(self) -> tuple[Source, ...]:
@@ -304,6 +308,7 @@ STATEMENTS = (
         theory_rate=None,
         ceiling="T",
         description="explore-then-exploit regret (rd1), game solved by SparringFPL (fixed N)",
+        detection_sources=(Source("small_regret", (("algorithm", "explore_exploit_fpl"),)),),
     ),
     Statement(
         name="main_regret_lp",
