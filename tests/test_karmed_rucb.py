@@ -137,3 +137,11 @@ def test_the_kernel_plays_like_the_quadratic_kernel_near_crossings(n_arms):
         assert_plays_like_quadratic(*algorithms, quadratic_rucb_rounds, 150, seed)
         flips += comparisons_flip(wins, round_ + 1, round_ + 150, alpha)
     assert flips >= (1 if n_arms < 8 else 10)  # the states do cross 1/2
+
+
+@pytest.mark.parametrize("n_arms", [3, 10, 30])
+def test_the_kernel_plays_like_the_quadratic_kernel_from_the_first_round(n_arms):
+    # early rounds: every duel moves its pair's bounds across 1/2 and back
+    for seed in range(3):
+        tracked, reference = (started(RUCB, n_arms, seed) for _ in range(2))
+        assert_plays_like_quadratic(tracked, reference, quadratic_rucb_rounds, 2000, seed)
