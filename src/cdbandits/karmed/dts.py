@@ -94,6 +94,11 @@ class DoubleThompsonSampling(DuelingBanditAlgorithm):
     ``u_ik`` is exactly 1/2). D-TS+ (the paper's tie-breaking refinement) is not
     implemented.
 
+    The numba kernel keeps the upper Copeland scores with
+    :mod:`~cdbandits.karmed.crossings` (O(K) amortised per round instead of ``K^2``
+    bounds) and plays the same duels; its step 1 still draws one event per pair with an
+    arm in ``C`` (``K (K - 1) / 2`` when every arm is in ``C``).
+
     Parameters
     ----------
     alpha : float, optional

@@ -50,6 +50,10 @@ class RUCB(DuelingBanditAlgorithm):
     then a :func:`~cdbandits.karmed.base.pick` over ``C \\ B`` in increasing order); the
     horizon ``T`` of the paper's input is not needed (the algorithm is anytime).
 
+    The numba kernel reads the candidates off :mod:`~cdbandits.karmed.crossings` (which
+    ``u_ij`` are at least 1/2, updated when a bound crosses 1/2), so a round costs O(K)
+    amortised instead of ``K^2`` bounds; it plays the same duels.
+
     Parameters
     ----------
     alpha : float, optional
