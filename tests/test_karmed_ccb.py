@@ -1,6 +1,7 @@
 """CCB: first round, the three hypothesis rules by hand, concentration on the winner."""
 
 import numpy as np
+import pytest
 from karmed_cases import (
     EASY,
     SHARE_HORIZON,
@@ -9,6 +10,12 @@ from karmed_cases import (
     pair_both_ways,
     started,
     winner_share,
+)
+from karmed_quadratic import (
+    assert_plays_like_quadratic,
+    comparisons_flip,
+    near_crossing_wins,
+    quadratic_ccb_rounds,
 )
 
 from cdbandits.karmed import CCB
@@ -100,3 +107,40 @@ def test_concentrates_on_the_condorcet_winner():
 def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
     share = winner_share(flipped(CCB), EASY, SHARE_HORIZON, range(3), engine="python")
     assert share < SHARE_THRESHOLD
+
+
+@pytest.mark.parametrize("n_arms", [2, 3, 8, 40, 136])
+def test_the_kernel_plays_like_the_quadratic_kernel_near_crossings(n_arms):
+    # The kernel keeps both Copeland scores by tracking when each u_ij and l_ij crosses
+    # 1/2, checks rule (A) on the last duel only and counts the exploration pairs per row;
+    # the reference recomputes all K^2 bounds every round. From states where many bounds
+    # are a few rounds from 1/2 (one exactly 1/2 at some round), with random hypotheses
+    # (some disproven at once), both must play the same duels.
+    flips = 0
+    for seed in range(12 if n_arms < 100 else 4):
+        rng = np.random.default_rng([n_arms, seed])
+        wins, round_, alpha = near_crossing_wins(n_arms, rng)
+        candidates = rng.random(n_arms) < 0.3
+        candidates[rng.integers(n_arms)] = True
+        challengers = rng.random((n_arms, n_arms)) < rng.choice([0.0, 0.02, 0.3])
+        np.fill_diagonal(challengers, False)
+        max_losses = int(rng.integers(0, n_arms + 1))
+        algorithms = []
+        for _ in range(2):
+            algorithm = started(CCB, n_arms, seed, alpha=alpha)
+            algorithm.wins_[:] = wins
+            algorithm.candidates_[:] = candidates
+            algorithm.challengers_[:] = challengers
+            algorithm.round_, algorithm.max_losses_ = round_, max_losses
+            algorithms.append(algorithm)
+        assert_plays_like_quadratic(*algorithms, quadratic_ccb_rounds, 300, seed)
+        flips += comparisons_flip(wins, round_ + 1, round_ + 300, alpha)
+    assert flips >= (1 if n_arms < 8 else 10)  # the states do cross 1/2
+
+
+@pytest.mark.parametrize("n_arms", [3, 10, 30])
+def test_the_kernel_plays_like_the_quadratic_kernel_from_the_first_round(n_arms):
+    # early rounds: every duel moves its pair's bounds across 1/2 and back
+    for seed in range(3):
+        tracked, reference = (started(CCB, n_arms, seed) for _ in range(2))
+        assert_plays_like_quadratic(tracked, reference, quadratic_ccb_rounds, 2000, seed)

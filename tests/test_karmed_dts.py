@@ -17,6 +17,12 @@ from karmed_cases import (
     started,
     winner_share,
 )
+from karmed_quadratic import (
+    assert_plays_like_quadratic,
+    comparisons_flip,
+    near_crossing_wins,
+    quadratic_dts_rounds,
+)
 
 from cdbandits.karmed import DoubleThompsonSampling
 from cdbandits.karmed.dts import UNCOMPARED_TAIL, beta_tail_after_duel
@@ -101,3 +107,45 @@ def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
         flipped(DoubleThompsonSampling), EASY, SHARE_HORIZON, range(3), engine="python"
     )
     assert share < SHARE_THRESHOLD
+
+
+@pytest.mark.parametrize("n_arms", [2, 3, 8, 40, 136])
+def test_the_kernel_plays_like_the_quadratic_kernel_near_crossings(n_arms):
+    # The kernel keeps the upper Copeland scores by tracking when each u_ij crosses 1/2 and
+    # samples only the pairs with an arm in C; the reference recomputes all K^2 bounds and
+    # scans all pairs every round. From states where many bounds are a few rounds from 1/2
+    # (one exactly 1/2 at some round), both must play the same duels.
+    flips = 0
+    for seed in range(12 if n_arms < 100 else 4):
+        rng = np.random.default_rng([n_arms, seed])
+        wins, round_, alpha = near_crossing_wins(n_arms, rng)
+        algorithms = []
+        for _ in range(2):
+            algorithm = started(DoubleThompsonSampling, n_arms, seed, alpha=alpha)
+            algorithm.wins_[:] = wins
+            algorithm.beta_tails_[:] = beta_tails(wins)
+            algorithm.round_ = round_
+            algorithms.append(algorithm)
+        assert_plays_like_quadratic(*algorithms, quadratic_dts_rounds, 300, seed)
+        flips += comparisons_flip(wins, round_ + 1, round_ + 300, alpha)
+    assert flips >= (1 if n_arms < 8 else 10)  # the states do cross 1/2
+
+
+def beta_tails(wins):
+    """``beta_tails_`` of a D-TS whose win counts are ``wins`` (scipy's Beta and binomial)."""
+    n = wins + wins.T + 1
+    return np.stack(
+        [
+            scipy.special.betainc(wins.T + 1.0, wins + 1.0, 0.5),
+            scipy.stats.binom.pmf(wins, n, 0.5),
+            scipy.stats.binom.pmf(wins + 1, n, 0.5),
+        ]
+    )
+
+
+@pytest.mark.parametrize("n_arms", [3, 10, 30])
+def test_the_kernel_plays_like_the_quadratic_kernel_from_the_first_round(n_arms):
+    # early rounds: every duel moves its pair's bounds across 1/2 and back
+    for seed in range(3):
+        tracked, reference = (started(DoubleThompsonSampling, n_arms, seed) for _ in range(2))
+        assert_plays_like_quadratic(tracked, reference, quadratic_dts_rounds, 2000, seed)

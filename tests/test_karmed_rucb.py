@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from karmed_cases import (
     EASY,
     SHARE_HORIZON,
@@ -11,6 +12,12 @@ from karmed_cases import (
     pair_both_ways,
     started,
     winner_share,
+)
+from karmed_quadratic import (
+    assert_plays_like_quadratic,
+    comparisons_flip,
+    near_crossing_wins,
+    quadratic_rucb_rounds,
 )
 
 from cdbandits.karmed import RUCB
@@ -109,3 +116,32 @@ def test_concentrates_on_the_condorcet_winner():
 def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
     share = winner_share(flipped(RUCB), EASY, SHARE_HORIZON, range(3), engine="python")
     assert share < SHARE_THRESHOLD
+
+
+@pytest.mark.parametrize("n_arms", [2, 3, 8, 40, 136])
+def test_the_kernel_plays_like_the_quadratic_kernel_near_crossings(n_arms):
+    # The kernel keeps the candidates by tracking when each u_ij crosses 1/2; the reference
+    # recomputes all K^2 bounds every round. From states where many bounds are a few
+    # rounds from 1/2 (and while the duels move them), both must play the same duels.
+    flips = 0
+    for seed in range(12 if n_arms < 100 else 4):
+        rng = np.random.default_rng([n_arms, seed])
+        wins, round_, alpha = near_crossing_wins(n_arms, rng)
+        champion = int(rng.integers(-1, n_arms))
+        algorithms = []
+        for _ in range(2):
+            algorithm = started(RUCB, n_arms, seed, alpha=alpha)
+            algorithm.wins_[:] = wins
+            algorithm.round_, algorithm.champion_ = round_, champion
+            algorithms.append(algorithm)
+        assert_plays_like_quadratic(*algorithms, quadratic_rucb_rounds, 150, seed)
+        flips += comparisons_flip(wins, round_ + 1, round_ + 150, alpha)
+    assert flips >= (1 if n_arms < 8 else 10)  # the states do cross 1/2
+
+
+@pytest.mark.parametrize("n_arms", [3, 10, 30])
+def test_the_kernel_plays_like_the_quadratic_kernel_from_the_first_round(n_arms):
+    # early rounds: every duel moves its pair's bounds across 1/2 and back
+    for seed in range(3):
+        tracked, reference = (started(RUCB, n_arms, seed) for _ in range(2))
+        assert_plays_like_quadratic(tracked, reference, quadratic_rucb_rounds, 2000, seed)

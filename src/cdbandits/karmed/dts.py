@@ -17,8 +17,8 @@ from .confidence import (
     lower_bound,
     random_argmax,
     random_argmax_compiled,
-    upper_bound,
 )
+from .crossings import after_duel, new_tracker, refresh
 
 __all__ = ["DoubleThompsonSampling", "beta_tail_after_duel"]
 
@@ -94,6 +94,11 @@ class DoubleThompsonSampling(DuelingBanditAlgorithm):
     ``u_ik`` is exactly 1/2). D-TS+ (the paper's tie-breaking refinement) is not
     implemented.
 
+    The numba kernel keeps the upper Copeland scores with
+    :mod:`~cdbandits.karmed.crossings` (O(K) amortised per round instead of ``K^2``
+    bounds) and plays the same duels; its step 1 still draws one event per pair with an
+    arm in ``C`` (``K (K - 1) / 2`` when every arm is in ``C``).
+
     Parameters
     ----------
     alpha : float, optional
@@ -167,6 +172,21 @@ class DoubleThompsonSampling(DuelingBanditAlgorithm):
 
 
 @numba.njit(cache=True)
+def _sample_duel(
+    rng: np.random.Generator,
+    beta_tails: NDArray[np.float64],
+    i: int,
+    j: int,
+    sampled_wins: NDArray[np.float64],
+) -> None:
+    """Count the winner of ``theta_ij > 1/2`` (``i < j``), drawn with one uniform."""
+    if rng.random() < beta_tails[0, i, j]:
+        sampled_wins[i] += 1.0
+    else:
+        sampled_wins[j] += 1.0
+
+
+@numba.njit(cache=True)
 def _dts_rounds(
     wins: NDArray[np.int64],
     beta_tails: NDArray[np.float64],
@@ -180,7 +200,8 @@ def _dts_rounds(
     duels: NDArray[np.int64],
 ) -> None:
     k = wins.shape[0]
-    scores = np.empty(k, dtype=np.int64)
+    tracker = new_tracker(k)
+    scores = tracker[4]  # the upper Copeland scores #{j != i : u_ij > 1/2}
     copeland = np.empty(k, dtype=np.int64)
     in_copeland = np.zeros(k, dtype=np.bool_)
     sampled_wins = np.zeros(k)
@@ -188,18 +209,10 @@ def _dts_rounds(
     theta2 = np.empty(k)
     scratch = np.empty(k, dtype=np.int64)
     for step in range(n_rounds):
-        log_t = math.log(start_round + step + 1)
-        best = 0
-        for i in range(k):
-            scores[i] = 0
-            for j in range(k):
-                # u_ij >= w_ij / n_ij > 1/2 when i won more duels against j than it lost
-                if j != i and (
-                    wins[i, j] > wins[j, i]
-                    or upper_bound(wins[i, j], wins[j, i], log_t, alpha) > 0.5
-                ):
-                    scores[i] += 1
-            best = max(best, scores[i])
+        t = start_round + step + 1
+        log_t = math.log(t)
+        refresh(tracker, wins, t, alpha, True, scratch)
+        best = scores.max()
         n_copeland = 0
         for i in range(k):
             in_copeland[i] = scores[i] == best
@@ -209,14 +222,18 @@ def _dts_rounds(
         if n_copeland == 1:
             first = copeland[0]
         else:
+            # one uniform per pair i < j with an arm in C, row by row: O(K |C|)
             sampled_wins[:] = 0.0
+            later = 0  # copeland[later:] are the members of C above i
             for i in range(k):
-                for j in range(i + 1, k):
-                    if in_copeland[i] or in_copeland[j]:
-                        if rng.random() < beta_tails[0, i, j]:
-                            sampled_wins[i] += 1.0
-                        else:
-                            sampled_wins[j] += 1.0
+                while later < n_copeland and copeland[later] <= i:
+                    later += 1
+                if in_copeland[i]:
+                    for j in range(i + 1, k):
+                        _sample_duel(rng, beta_tails, i, j, sampled_wins)
+                else:
+                    for m in range(later, n_copeland):
+                        _sample_duel(rng, beta_tails, i, copeland[m], sampled_wins)
             first = random_argmax_compiled(sampled_wins, copeland, n_copeland, rng, -1, scratch)
         n_plausible = 0
         for i in range(k):
@@ -248,3 +265,4 @@ def _dts_rounds(
             beta_tails[2, i, j] = above
         wins[first, second] += outcome
         wins[second, first] += 1 - outcome
+        after_duel(tracker, first, second, t + 1)

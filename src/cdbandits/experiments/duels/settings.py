@@ -28,8 +28,8 @@ by one of three recipes (``kind``):
 
 :class:`DuelsSweep` is the whole section: the environments, the algorithms of
 :mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
-the horizon caps that keep algorithms whose rounds cost ``O(K^2)`` affordable at large
-``K``. Every error names the config key, e.g. ``duels.leaderboard_horizons: 200000 exceeds
+optional horizon caps that shorten the runs of chosen algorithms at large ``K`` (none
+by default). Every error names the config key, e.g. ``duels.leaderboard_horizons: 200000 exceeds
 duels.horizon = 100000``.
 """
 
