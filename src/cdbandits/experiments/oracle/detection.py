@@ -14,20 +14,17 @@ implementation raises a false alarm.
 
 The population is fixed, not drawn (:class:`DetectionEnvironmentSettings`,
 :func:`~.environment.switching_population`): two actions whose winner switches at the
-median of one feature with a stated ``margin``, so that a broken implementation which
-picks the wrong policy pays ``margin`` per context whatever the master seed (a drawn
-population may be nearly indifferent between the actions, and then nothing a broken
-solver outputs exceeds the bounds). The master seed drives only the trials' streams. The
-budgets are chosen so that each check's bound is informative (below the quantity's
-ceiling) where that is affordable: ``m`` large for Lemma eq. (f2) and Lemma explore-first,
-the skew-symmetrised estimator (``L = 1``) with ``T_in = T_out`` large enough for Theorem
-main-eps with ProjectedGD (``small_explore_first``), a game of ``m = 2`` exploration rounds
-for the solvers (its payoffs span the range ``L`` allows, so the gaps of broken solvers
-reach the bounds), and a long horizon for the regret bounds. The SparringFPL checks of
-Theorems main-eps and main-regret get their own parts (``main_eps_fpl``, ``main_regret_fpl``):
-the skew-symmetrised estimator, ``m`` and ``N`` large enough that their bounds fall below
-the ceilings, and only the SparringFPL rows, on SparringFPL's compiled path (the same rounds
-as its Python loop, :mod:`~cdbandits.oracle_methods.fpl`).
+median of one feature with a stated ``margin``: a broken implementation which picks the
+wrong policy pays ``margin`` per context whatever the master seed (on a drawn, nearly
+indifferent population nothing a broken solver outputs exceeds the bounds). The master
+seed drives only the trials' streams. Each check's budget makes its bound informative
+(below the quantity's ceiling): ``m`` large for Lemmas eq. (f2) and explore-first, the
+skew-symmetrised estimator (``L = 1``) with large ``T_in = T_out`` for Theorem main-eps with
+ProjectedGD (``small_explore_first``), a game of ``m = 2`` exploration rounds for the
+solvers (its payoffs span the range ``L`` allows), a long horizon for the regret bounds, and
+for Theorems main-eps and main-regret with SparringFPL parts of their own (``main_eps_fpl``,
+``main_regret_fpl``: the skew-symmetrised estimator, ``m`` and ``N`` large enough, only the
+SparringFPL rows, on its compiled path, :mod:`~cdbandits.oracle_methods.fpl`).
 
 Only the trials a variant can change are run: a sweep part (:data:`PARTS`) whose rows do
 not depend on the component a variant replaces reuses the correct implementation's rows,
