@@ -583,11 +583,9 @@ def detection_markdown(result: DetectionResult) -> str:
 
 
 def detection_metadata(result: DetectionResult, metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON beside the matrix: the variants, each check's power, the run's ``metadata``.
-
-    ``checks_without_power`` lists the statements no variant was detected by; ``false_alarms``
-    those that flagged the correct implementation (both empty when every check works).
-    """
+    """The JSON beside the matrix: the variants, each check's power (``checks_without_power``:
+    statements that detected no variant; ``false_alarms``: those that flagged the correct
+    implementation), the run's ``metadata``."""
     checks = result.checks
     return {
         "variants": [
