@@ -2,8 +2,9 @@
 # matrices built from real data (MSLR, arXiv, ATP, PrefLib), and next to the contextual ones
 # (SparringEXP4.P, explore-then-exploit, CoLSTIM, MaxInP, DBGD) on contextual environments
 # (kind: contextual, drawn from the seed; kind: online, the online family's synthetic,
-# supervised and MSLR per-query populations), sharded over (environment,
-# algorithm, seed); regret against the von Neumann winner, Condorcet and Copeland regret,
+# supervised and MSLR per-query populations and its adaptive adversary), sharded over
+# (environment, algorithm, seed); regret against the von Neumann winner (rd1 in hindsight on
+# the adversary, which has none), Condorcet and Copeland regret,
 # time per round (kept under results/benchmarks/duels/: wall times are the one output that
 # differs between runs of one config); the leaderboard, the published-behaviour table, the figures, the README
 # section and the notebook. Target: `duels`.

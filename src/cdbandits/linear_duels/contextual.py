@@ -21,15 +21,26 @@ that has no linear model at all, given features for its arms (:func:`action_feat
 ``phi(x, a) = e_a (x) x``, the context's features placed in action ``a``'s block, ``K d``
 dimensions): the duel's outcome is then drawn from the context's own matrix ``P_x``
 (:func:`population_duel_log` for CoLSTIM and MaxInP, :func:`dbgd_population_log` for DBGD).
+
+They play any :class:`~cdbandits.contextual.environments.DuelingEnvironment` round by
+round as well, an adaptive adversary included, whose ``P_t`` depends on the duels played so
+far (:func:`environment_duel_log`, :func:`dbgd_environment_log`; both through
+:func:`round_by_round_log`, the round loop any learner can use).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..contextual.duels import DuelLog, schedule_log
-from ..contextual.environments import ContextPopulation, StochasticEnvironment
+from ..contextual.environments import (
+    ContextPopulation,
+    DuelingEnvironment,
+    StochasticEnvironment,
+)
 from ..contextual.policies import PolicyClass
 from ..karmed.context_free import outcome_log
 from .base import LinearDuelingAlgorithm
@@ -42,9 +53,12 @@ __all__ = [
     "action_features",
     "as_population",
     "dbgd_duel_log",
+    "dbgd_environment_log",
     "dbgd_population_log",
+    "environment_duel_log",
     "linear_duel_log",
     "population_duel_log",
+    "round_by_round_log",
 ]
 
 
@@ -181,7 +195,7 @@ def action_features(contexts: ArrayLike, n_actions: int) -> NDArray[np.float64]:
 
 
 def _checked_arm_features(
-    population: ContextPopulation, arm_features: NDArray[np.float64]
+    population: ContextPopulation | DuelingEnvironment, arm_features: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     features = np.ascontiguousarray(arm_features, dtype=np.float64)
     if features.ndim != 3 or features.shape[:2] != (population.n_contexts, population.n_actions):
@@ -275,3 +289,93 @@ def dbgd_population_log(
             won = duel_uniforms[t] < (1.0 + population.matrices[context_ids[t], a, b]) / 2.0
             algorithm.update(1 if won else -1)
     return schedule_log(population, context_ids, duel_uniforms, first, second)
+
+
+def round_by_round_log(
+    environment: DuelingEnvironment,
+    horizon: int,
+    choose: Callable[[int], tuple[int, int]],
+    learn: Callable[[int, int, int], None],
+) -> DuelLog:
+    """Play ``horizon`` rounds on ``environment`` (already reset), one at a time.
+
+    Each round draws the context ``x`` (:meth:`~DuelingEnvironment.next_context`), duels
+    ``(a, b) = choose(x)`` under the round's ``P_t`` and calls ``learn(a, b, r)`` with the
+    outcome ``r`` (``+1`` if ``a`` won, ``-1`` otherwise) before the next round, so an
+    adaptive environment sees every duel before it sets the next ``P_t``. The log's gains are
+    the evaluator's (:meth:`~DuelingEnvironment.gains`).
+    """
+    if horizon < 1:
+        raise ValueError(f"horizon must be at least 1; got {horizon}")
+    context_ids = np.empty(horizon, dtype=np.int64)
+    first = np.empty(horizon, dtype=np.int64)
+    second = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    gains = np.empty((horizon, environment.n_actions))
+    for t in range(horizon):
+        context = environment.next_context()
+        a, b = choose(context)
+        outcome = environment.duel(a, b)
+        learn(a, b, outcome)
+        context_ids[t], first[t], second[t], outcomes[t] = context, a, b, outcome
+        gains[t] = environment.gains(a, b)
+    return DuelLog(context_ids, first, second, outcomes, gains)
+
+
+def environment_duel_log(
+    algorithm: LinearDuelingAlgorithm,
+    environment: DuelingEnvironment,
+    arm_features: NDArray[np.float64],
+    horizon: int,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """Play ``horizon`` rounds of CoLSTIM or MaxInP on any dueling environment.
+
+    As :func:`population_duel_log`, but round by round (:func:`round_by_round_log`): the
+    algorithm sees ``arm_features[x]`` in context ``x`` and learns ``1`` when its first arm
+    won the environment's duel. ``rng`` is split into the environment's stream (its
+    :meth:`~DuelingEnvironment.reset`) and the algorithm's.
+    """
+    features = _checked_arm_features(environment, arm_features)
+    environment_rng, algorithm_rng = rng.spawn(2)
+    environment.reset(environment_rng)
+    algorithm.start(environment.n_actions, features.shape[2], algorithm_rng, horizon)
+    return round_by_round_log(
+        environment,
+        horizon,
+        lambda context: algorithm.select(features[context]),
+        lambda a, b, outcome: algorithm.update(a, b, 1 if outcome > 0 else 0),
+    )
+
+
+def dbgd_environment_log(
+    algorithm: DuelingBanditGradientDescent,
+    environment: DuelingEnvironment,
+    arm_features: NDArray[np.float64],
+    horizon: int,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """Play ``horizon`` rounds of DBGD on any dueling environment.
+
+    As :func:`dbgd_population_log`, but round by round (:func:`round_by_round_log`): the
+    current ranker's best arm and the candidate's duel (also when they are the same arm, as
+    in the population form), and DBGD learns ``+1`` when the current ranker's arm won, ``-1``
+    when the candidate's did, ``0`` when both put forward the same arm. ``rng`` is split into
+    the environment's stream and DBGD's.
+    """
+    features = _checked_arm_features(environment, arm_features)
+    environment_rng, algorithm_rng = rng.spawn(2)
+    environment.reset(environment_rng)
+    algorithm.start(features.shape[2], algorithm_rng)
+
+    def choose(context: int) -> tuple[int, int]:
+        current, candidate = algorithm.select()
+        arms = features[context]
+        return int(np.argmax(arms @ current)), int(np.argmax(arms @ candidate))
+
+    return round_by_round_log(
+        environment,
+        horizon,
+        choose,
+        lambda a, b, outcome: algorithm.update(0 if a == b else outcome),
+    )

@@ -27,11 +27,11 @@ score of ``z`` per action). They play the population's own matrices ``P_x``
 (:func:`cdbandits.linear_duels.contextual.population_duel_log`, a NumPy round loop, and
 :func:`~cdbandits.linear_duels.contextual.dbgd_population_log`): no linear model holds
 there. The online family's adaptive adversary
-(:class:`cdbandits.contextual.environments.CounterPlayAdversary`) is left out: its ``P_t``
-depends on the learner's past duels in each context, so the duels of a context-blind
-algorithm do not have the law of a K-armed run against one fixed matrix, which is what
-:func:`~cdbandits.karmed.context_free.simulate_context_free` (the compiled K-armed engine)
-relies on, and its ``W`` is not defined by one population.
+(:class:`cdbandits.contextual.environments.CounterPlayAdversary`) is played round by round
+in :mod:`.adversarial`: its ``P_t`` depends on the learner's past duels in each context, so
+the duels of a context-blind algorithm do not have the law of a K-armed run against one
+fixed matrix, which is what :func:`~cdbandits.karmed.context_free.simulate_context_free`
+(the compiled K-armed engine) relies on, and it has no ``W``.
 
 Each algorithm plays it with what it may use (:func:`contextual_log`):
 
@@ -108,6 +108,7 @@ __all__ = [
     "contextual_log",
     "contextual_regret",
     "contextual_summary",
+    "online_arm_features",
 ]
 
 #: Failure probability of SparringEXP4.P and of explore-then-exploit's ``m``.
@@ -188,13 +189,27 @@ def build_online_instance(settings: DuelsEnvironment, seed: int) -> ContextualIn
     """
     if settings.kind != "online" or settings.online is None or settings.components is None:
         raise ValueError(f"environment {settings.name!r} is a {settings.kind} environment")
+    if settings.adversarial:
+        raise ValueError(
+            f"environment {settings.name!r} is the adaptive adversary, which has no population "
+            "(see cdbandits.experiments.duels.adversarial)"
+        )
     online = build_instance(OnlineSetting(settings.name, (1,), settings.online), seed)
     assert online.population is not None  # synthetic, supervised and mslr are populations
-    contexts = online.population.features
-    if contexts.shape[1] > settings.components:
-        contexts = principal_components(contexts, settings.components)
-    arm_features = action_features(contexts, online.population.n_actions)
+    arm_features = online_arm_features(
+        online.population.features, online.population.n_actions, settings.components
+    )
     return _instance(None, online.population, online.policy_class, arm_features)
+
+
+def online_arm_features(
+    contexts: NDArray[np.float64], n_actions: int, components: int
+) -> NDArray[np.float64]:
+    """``e_a (x) z(x)`` of an online environment's contexts (module docstring): ``z(x)`` the
+    context's features, or their first ``components`` principal components if wider."""
+    if contexts.shape[1] > components:
+        contexts = principal_components(contexts, components)
+    return action_features(contexts, n_actions)
 
 
 def _instance(

@@ -16,11 +16,15 @@ matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
   ranks;
 * ``"contextual"`` and ``"online"``: no data file; the context-averaged matrix of the
   environment (drawn from the master seed, or the online family's instance;
-  :mod:`.contextual`), actions named ``action 0`` ...
+  :mod:`.contextual`), actions named ``action 0`` ...; the adaptive adversary, which has
+  no fixed matrix, stands in with its ``P_t`` in a context not yet played
+  (:func:`~.adversarial.opening_probabilities`).
 
 :func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
-Copeland winners) for the tables. :func:`write_environment` / :func:`read_environment`
-store it as a CSV with the names as header and index.
+Copeland winners) for the tables; for the adaptive adversary there are none, and the
+summary says what the adversary is instead (:func:`~.adversarial.adversarial_summary`).
+:func:`write_environment` / :func:`read_environment` store it as a CSV with the names as
+header and index.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ from ...preference import Convention as MatrixConvention
 from ...preference import as_skew
 from ...randomness import named_generator
 from ...winners import condorcet_winner, copeland_winners, von_neumann_winner
+from .adversarial import (
+    adversarial_summary,
+    build_adversarial_instance,
+    opening_probabilities,
+)
 from .contextual import (
     build_contextual_instance,
     context_averaged_probabilities,
@@ -119,6 +128,9 @@ def build_environment(
             f"environment {environment.name!r} reads {len(environment.data)} files; "
             f"got {len(paths)}"
         )
+    if environment.adversarial:
+        q = opening_probabilities(build_adversarial_instance(environment, _seed(environment, seed)))
+        return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.contextual:
         instance = build_contextual_instance(environment, _seed(environment, seed))
         q = context_averaged_probabilities(instance)
@@ -167,8 +179,24 @@ def environment_summary(
 
     For a contextual environment (drawn from ``seed``) the winners are those of the
     context-averaged matrix, and :func:`~.contextual.contextual_summary` is added under
-    ``contextual``.
+    ``contextual``. The adaptive adversary has no winners (its matrix moves with the
+    learner): :func:`~.adversarial.adversarial_summary` goes under ``contextual``.
     """
+    if environment.adversarial:
+        instance = build_adversarial_instance(environment, _seed(environment, seed))
+        return {
+            "environment": environment.name,
+            "title": environment.title,
+            "kind": environment.kind,
+            "data": [],
+            "n_arms": instance.n_actions,
+            "arms_per_seed": instance.n_actions,
+            "subset": False,
+            "condorcet_winner": None,
+            "von_neumann_support": {},
+            "copeland_winners": [],
+            "contextual": adversarial_summary(instance) | {"horizon": environment.horizon},
+        }
     skew = as_skew(matrix, "probability")
     winner = condorcet_winner(skew)
     vnw = von_neumann_winner(skew)

@@ -11,7 +11,8 @@ less noise).
 On a contextual environment (:mod:`.contextual`) every algorithm of the sweep plays, each
 with what it may use, and its regret (eq. rd1, against the exact contextual von Neumann
 winner of the policy class) fills the same columns; the wall time is that of the whole
-episode.
+episode. On the adaptive adversary (:mod:`.adversarial`) every algorithm plays round by
+round, and only rd1 in hindsight is defined.
 
 At every checkpoint (about ``sweep.checkpoints`` log-spaced rounds plus the leaderboard
 horizons) the regret of the run is exact, a function of its arm counts
@@ -35,6 +36,12 @@ from ...karmed import make_algorithm, simulate
 from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
 from ...randomness import named_generator
+from .adversarial import (
+    AdversarialInstance,
+    adversarial_log,
+    adversarial_regret,
+    build_adversarial_instance,
+)
 from .contextual import (
     ContextualInstance,
     build_contextual_instance,
@@ -88,35 +95,40 @@ def run_checkpoints(sweep: DuelsSweep, horizon: int) -> NDArray[np.int64]:
 
 
 def _run_contextual(
-    sweep: DuelsSweep, task: Task, instance: ContextualInstance, seed: int
+    sweep: DuelsSweep, task: Task, instance: ContextualInstance | AdversarialInstance, seed: int
 ) -> tuple[pd.DataFrame, float, int, int]:
     settings = sweep.environment(task.environment)
-    n_arms = instance.population.n_actions
+    adversarial = isinstance(instance, AdversarialInstance)
+    n_arms = instance.n_actions if adversarial else instance.population.n_actions
     horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     started = time.perf_counter()
-    log = contextual_log(task.algorithm, instance, horizon, rng)
+    if adversarial:
+        log = adversarial_log(task.algorithm, instance, horizon, rng)
+    else:
+        log = contextual_log(task.algorithm, instance, horizon, rng)
     seconds = time.perf_counter() - started
-    return (
-        contextual_regret(instance, log, run_checkpoints(sweep, horizon)),
-        seconds,
-        n_arms,
-        horizon,
-    )
+    checkpoints = run_checkpoints(sweep, horizon)
+    if adversarial:
+        regret = adversarial_regret(instance, log, checkpoints)
+    else:
+        regret = contextual_regret(instance, log, checkpoints)
+    return regret, seconds, n_arms, horizon
 
 
 def run_task(
     sweep: DuelsSweep,
     task: Task,
-    environment: PreferenceEnvironment | ContextualInstance,
+    environment: PreferenceEnvironment | ContextualInstance | AdversarialInstance,
     seed: int,
 ) -> tuple[pd.DataFrame, dict[str, object]]:
     """One run: its regret at every checkpoint and its timing row.
 
     ``environment`` is the matrix of a K-armed environment or the instance of a contextual
-    one (:func:`~.contextual.build_contextual_instance`).
+    one (:func:`~.contextual.build_contextual_instance`,
+    :func:`~.adversarial.build_adversarial_instance` for the adaptive adversary).
     """
-    if isinstance(environment, ContextualInstance):
+    if isinstance(environment, ContextualInstance | AdversarialInstance):
         regret, seconds, n_arms, horizon = _run_contextual(sweep, task, environment, seed)
         return _keyed(regret, task, n_arms, horizon, seconds)
     matrix, _ = environment
@@ -174,14 +186,21 @@ def run_duels_shard(
     if missing:
         raise ValueError(f"the matrices of the environments {missing} were not given")
     tasks = sweep.shard_tasks(shard)
-    instances: dict[str, ContextualInstance] = {}
+    instances: dict[str, ContextualInstance | AdversarialInstance] = {}
     regrets, timings = [], []
     for number, task in enumerate(tasks, start=1):
         settings = sweep.environment(task.environment)
         if settings.contextual:
             if task.environment not in instances:
-                instances[task.environment] = build_contextual_instance(settings, seed)
-            played: PreferenceEnvironment | ContextualInstance = instances[task.environment]
+                build = (
+                    build_adversarial_instance
+                    if settings.adversarial
+                    else build_contextual_instance
+                )
+                instances[task.environment] = build(settings, seed)
+            played: PreferenceEnvironment | ContextualInstance | AdversarialInstance = instances[
+                task.environment
+            ]
         else:
             played = environments[task.environment]
         regret, timing = run_task(sweep, task, played, seed)

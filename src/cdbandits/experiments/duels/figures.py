@@ -4,7 +4,9 @@
   environment (in config order), mean cumulative regret over the seeds against the round on
   log-log axes with its 95% band, one line per algorithm in its style
   (:data:`cdbandits.plotting.ALGORITHM_STYLES`); the legend, under the panels, lists every
-  algorithm.
+  algorithm. An environment without a von Neumann winner (the adaptive adversary) gets a
+  panel of rd1 in hindsight in the ``von_neumann_regret`` figure, its title and y label
+  saying so.
 * ``time_per_round`` (:func:`plot_time_per_round`): median microseconds per round of each
   algorithm against the number of arms, with the range over runs as error bars. It plots
   wall times, which differ from run to run, so the workflow keeps it apart from the
@@ -33,6 +35,14 @@ _METRIC_TEXT = {
     ),
     "copeland": ("Copeland regret", "cumulative Copeland regret"),
 }
+
+#: The stand-in of von Neumann regret on an environment without a von Neumann winner: its
+#: curves' metric, the panel's subtitle and y label.
+_HINDSIGHT_PANEL = (
+    "hindsight",
+    "no von Neumann winner: rd1 in hindsight",
+    "cumulative regret in hindsight (eq. rd1)",
+)
 
 
 def _legend(figure: Any, algorithms: Sequence[str]) -> None:
@@ -65,12 +75,22 @@ def plot_regret(
 ) -> Any:
     """Mean regret ``metric`` against the round, one panel per environment of ``titles``."""
     title, ylabel = _METRIC_TEXT[metric]
-    table = curves[curves["metric"] == metric]
-    environments = [name for name in titles if (table["environment"] == name).any()]
+    # per environment: the curves' metric, a subtitle and the y label of its panel
+    panels: dict[str, tuple[str, str, str]] = {}
+    for name in titles:
+        shown = curves[curves["environment"] == name]["metric"]
+        if (shown == metric).any():
+            panels[name] = (metric, "", ylabel)
+        elif metric == "von_neumann" and (shown == _HINDSIGHT_PANEL[0]).any():
+            panels[name] = _HINDSIGHT_PANEL
+    environments = list(panels)
     figure, axes = panel_grid(len(environments))
-    present = [a for a in algorithms if (table["algorithm"] == a).any()]
+    shown_metric = curves["environment"].map(lambda name: panels.get(name, ("",))[0])
+    drawn = curves[curves["metric"] == shown_metric]
+    present = [a for a in algorithms if (drawn["algorithm"] == a).any()]
     for axis, environment in zip(axes, environments, strict=True):
-        here = table[table["environment"] == environment]
+        _, subtitle, panel_ylabel = panels[environment]
+        here = drawn[drawn["environment"] == environment]
         # a contextual algorithm may beat the winner of its policy class (negative regret):
         # then the panel's y axis is linear near 0 and logarithmic beyond (symlog)
         signed = bool((here["mean"] < 0).any())
@@ -97,9 +117,9 @@ def plot_regret(
             axis.axhline(0.0, color="black", linewidth=0.6)
         else:
             axis.set_yscale("log")
-        axis.set_title(titles[environment], fontsize=10)
+        axis.set_title(titles[environment] + (f"\n({subtitle})" if subtitle else ""), fontsize=10)
         axis.set_xlabel("round t")
-        axis.set_ylabel(ylabel)
+        axis.set_ylabel(panel_ylabel)
         axis.grid(True, which="major", alpha=0.3)
     height = figure.get_size_inches()[1]
     title_and_caption(
@@ -107,7 +127,13 @@ def plot_regret(
         f"{title} (of the policy class in a contextual environment), dueling bandits",
         f"mean over {seeds} seeds with 95% band; an algorithm's line stops at its horizon; "
         "a panel with negative regret (an algorithm beating the winner) has its y axis "
-        "linear within ±10",
+        "linear within ±10"
+        + (
+            "; a panel marked rd1 in hindsight (no von Neumann winner) shows the regret "
+            "against the best policy of the class in hindsight"
+            if _HINDSIGHT_PANEL in panels.values()
+            else ""
+        ),
     )
     _legend(figure, present)
     # room under the caption (about 0.3 in) and for the two legend rows (about 0.6 in)

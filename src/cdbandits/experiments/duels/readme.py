@@ -1,10 +1,11 @@
 """The README's duels section: which algorithm to use when, from the leaderboard.
 
-The environments fall into four groups (:func:`environment_group`): a Condorcet winner and
+The environments fall into five groups (:func:`environment_group`): a Condorcet winner and
 few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
-and few arms, many arms (at least :data:`LARGE_K` per run), and the contextual
+and few arms, many arms (at least :data:`LARGE_K` per run), the contextual
 environments, where the algorithms that use the context meet the K-armed ones (the line of
-that group also names the best-ranked context-blind algorithm). For each group,
+that group also names the best-ranked context-blind algorithm), and the adaptive adversary,
+ranked by rd1 in hindsight as it has no von Neumann winner (the same line). For each group,
 :func:`recommendations` counts at the longest leaderboard horizon in how many of the group's
 environments each algorithm had the least mean regret against
 the von Neumann winner or was statistically tied with it (:func:`.tables.leaderboard`),
@@ -41,13 +42,20 @@ GROUPS: dict[str, str] = {
     "no_condorcet": "No Condorcet winner, few arms",
     "large_k": f"Many arms (K >= {LARGE_K})",
     "contextual": "Context matters (the best action differs by context)",
+    "adversarial": (
+        "An adaptive adversary (no von Neumann winner; ranked by rd1 in hindsight, against "
+        "the best policy of the class)"
+    ),
 }
+
+#: The groups whose environments are contextual.
+_CONTEXTUAL_GROUPS = ("contextual", "adversarial")
 
 
 def environment_group(summary: Mapping[str, Any]) -> str:
     """The group of an environment summary (:func:`~.environments.environment_summary`)."""
     if summary.get("contextual"):
-        return "contextual"
+        return "adversarial" if summary["contextual"].get("adversary") else "contextual"
     if summary["arms_per_seed"] >= LARGE_K:
         return "large_k"
     return "condorcet" if summary["condorcet_share"] >= 0.5 else "no_condorcet"
@@ -183,7 +191,7 @@ def readme_markdown(
     karmed = [a for a in algorithms if a not in CONTEXTUAL_ALGORITHMS]
     contextual = [a for a in algorithms if a in CONTEXTUAL_ALGORITHMS]
     groups = [environment_group(summary) for summary in environments.values()]
-    n_contextual = groups.count("contextual")
+    n_contextual = sum(groups.count(group) for group in _CONTEXTUAL_GROUPS)
     contextual_horizons = sorted(
         {
             summary["contextual"].get("horizon") or horizon
@@ -198,6 +206,11 @@ def readme_markdown(
         + " and ".join(f"{h:,}" for h in contextual_horizons)
         + "), where the K-armed ones see no context and regret is measured against the "
         "exact contextual von Neumann winner of a policy class"
+        + (
+            " (rd1 in hindsight on the adaptive adversary, which has none)"
+            if "adversarial" in groups
+            else ""
+        )
         if contextual and n_contextual
         else ""
     )
@@ -232,9 +245,9 @@ def readme_markdown(
             f"{chosen}, best or tied in {top.best_or_tied} of "
             f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
             + (f" Also best or tied: {', '.join(others)}." if others else "")
-            + (_context_blind(rows, labels) if group == "contextual" else "")
+            + (_context_blind(rows, labels) if group in _CONTEXTUAL_GROUPS else "")
         )
-    if "contextual" not in groups:
+    if not set(_CONTEXTUAL_GROUPS) & set(groups):
         lines.append(
             "* **With context**: not measured by this comparison (it runs no contextual "
             "environment); the contextual algorithms are compared in the online section."

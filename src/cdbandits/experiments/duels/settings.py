@@ -23,8 +23,11 @@ by one of three recipes (``kind``):
   ``online.<setting>`` section (:data:`ONLINE_DEFAULTS` for those not given), and
   ``components``, the dimension the arm features of CoLSTIM, MaxInP and DBGD project the
   contexts to (:mod:`.contextual`). Like ``"contextual"`` it is contextual: every algorithm
-  runs on it. The online family's adversarial setting is not offered: its matrices depend on
-  the learner's past duels (:mod:`.contextual` says why that excludes the K-armed engine).
+  runs on it. ``setting: "adversarial"`` is the online family's adaptive adversary (random
+  linear policies over Gaussian contexts, parameters those of ``online.adversarial``): its
+  matrices depend on the learner's past duels, so every algorithm plays it round by round
+  and it is ranked by rd1 in hindsight, having no von Neumann winner
+  (:mod:`.adversarial`).
 
 :class:`DuelsSweep` is the whole section: the environments, the algorithms of
 :mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
@@ -41,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..online.settings import (
+    AdversarialParameters,
     EnvironmentParameters,
     MslrParameters,
     SupervisedParameters,
@@ -105,6 +109,13 @@ ONLINE_DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "supervised": {"dataset": "wine", "margin": 0.6, "n_bins": 4},
     "mslr": {"matrices": "results/letor/per_query/sample_informational.npz", "n_bins": 2},
+    "adversarial": {
+        "n_actions": 3,
+        "n_policies": 1000,
+        "n_features": 5,
+        "n_contexts": 50,
+        "margin": 0.8,
+    },
 }
 ONLINE_SETTINGS: tuple[str, ...] = tuple(ONLINE_DEFAULTS)
 
@@ -168,8 +179,9 @@ class DuelsEnvironment:
     horizon : int or None
         ``"contextual"`` and ``"online"`` only: rounds of its runs (None: the sweep's
         horizon).
-    online : SyntheticParameters, SupervisedParameters, MslrParameters or None
-        ``"online"`` only: the online setting and its parameters.
+    online : EnvironmentParameters or None
+        ``"online"`` only: the online setting and its parameters (synthetic, supervised,
+        mslr or adversarial).
     components : int or None
         ``"online"`` only: the contexts' dimension in the arm features.
     """
@@ -192,6 +204,11 @@ class DuelsEnvironment:
     def contextual(self) -> bool:
         """Whether the context is observed (``"contextual"`` and ``"online"``)."""
         return self.kind in ("contextual", "online")
+
+    @property
+    def adversarial(self) -> bool:
+        """Whether it is the adaptive adversary (no population, no von Neumann winner)."""
+        return isinstance(self.online, AdversarialParameters)
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -264,6 +281,7 @@ class DuelsEnvironment:
             "synthetic": SyntheticParameters,
             "supervised": SupervisedParameters,
             "mslr": MslrParameters,
+            "adversarial": AdversarialParameters,
         }
         try:
             parameters = kinds[setting](**values)

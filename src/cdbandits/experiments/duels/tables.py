@@ -9,6 +9,9 @@
   per-seed difference ``regret(algorithm) - regret(best)`` reaches 0. The difference is
   paired by seed, which is sound because all algorithms of a seed meet the same arms and
   environment uniforms (:mod:`.experiments`). Copeland and Condorcet regret come alongside.
+  An environment without a von Neumann winner (the adaptive adversary, :mod:`.adversarial`)
+  is ranked by rd1 in hindsight instead (:func:`ranking_measure`); the ``measure`` column
+  says which, and the curves carry its ``hindsight`` rows.
 * :func:`timing_table`: wall time per round, median and range over the runs (wall times
   differ between runs: the workflow keeps them under ``results/benchmarks/duels/``, apart
   from the reproducible results).
@@ -29,18 +32,46 @@ from .experiments import REGRET_COLUMNS, TIMING_COLUMNS
 
 __all__ = [
     "CURVE_METRICS",
+    "LEADERBOARD_COLUMNS",
+    "MEASURE_TEXT",
     "combine_duels_shards",
     "leaderboard",
     "leaderboard_markdown",
     "environments_table",
+    "ranking_measure",
     "regret_curves",
     "summarise_duels",
     "timing_table",
     "with_condorcet_shares",
 ]
 
-#: The measures the curves and the leaderboard report (rd1 in hindsight stays in the raw table).
+#: The measures the curves and the leaderboard report (rd1 in hindsight stays in the raw table,
+#: except for an environment ranked by it, :func:`ranking_measure`).
 CURVE_METRICS: tuple[str, ...] = ("von_neumann", "condorcet", "copeland")
+
+#: The leaderboard's columns (:func:`leaderboard`).
+LEADERBOARD_COLUMNS: tuple[str, ...] = (
+    "environment",
+    "horizon",
+    "algorithm",
+    "rank",
+    *(f"{metric}{end}" for metric in CURVE_METRICS for end in ("", "_low", "_high")),
+    "difference_low",
+    "difference_high",
+    "tied_with_best",
+    "best",
+    "n_seeds",
+    "measure",
+    "hindsight",
+    "hindsight_low",
+    "hindsight_high",
+)
+
+#: What each ranking measure is, for a reader.
+MEASURE_TEXT = {
+    "von_neumann": "regret against the von Neumann winner",
+    "hindsight": "rd1 in hindsight (against the best policy of the class in hindsight)",
+}
 
 _RUN_KEYS = ("environment", "algorithm", "seed")
 
@@ -52,13 +83,26 @@ def combine_duels_shards(frames: Sequence[pd.DataFrame], timings: bool = False) 
     return combine_shards(frames, [*_RUN_KEYS, "round"])[list(REGRET_COLUMNS)]
 
 
+def ranking_measure(regret: pd.DataFrame) -> str:
+    """``"von_neumann"``, or ``"hindsight"`` for an environment's ``regret`` rows that have
+    no von Neumann regret (no von Neumann winner) but rd1 in hindsight."""
+    if regret["von_neumann"].isna().all() and regret["hindsight"].notna().any():
+        return "hindsight"
+    return "von_neumann"
+
+
 def regret_curves(regret: pd.DataFrame) -> pd.DataFrame:
-    """Mean and 95% interval over seeds of each measure at each checkpoint (long format)."""
+    """Mean and 95% interval over seeds of each measure at each checkpoint (long format);
+    ``hindsight`` too for an environment ranked by it."""
     rows = []
+    extra = {
+        str(environment): ("hindsight",) if ranking_measure(table) == "hindsight" else ()
+        for environment, table in regret.groupby("environment")
+    }
     for (environment, algorithm, round_), group in regret.groupby(
         ["environment", "algorithm", "round"], sort=True
     ):
-        for metric in CURVE_METRICS:
+        for metric in CURVE_METRICS + extra[str(environment)]:
             values = group[metric].to_numpy()
             if np.isnan(values).all():
                 continue
@@ -80,16 +124,20 @@ def leaderboard(regret: pd.DataFrame, horizons: Sequence[int]) -> pd.DataFrame:
     Columns: ``environment``, ``horizon``, ``algorithm``, ``rank`` (1 = least mean regret
     against the vNW), ``von_neumann`` / ``von_neumann_low`` / ``von_neumann_high``, the
     same for ``condorcet`` and ``copeland``, ``difference_low`` / ``difference_high`` (the
-    interval of the paired difference to the best), ``tied_with_best``, ``best`` and
-    ``n_seeds``.
+    interval of the paired difference to the best), ``tied_with_best``, ``best``,
+    ``n_seeds``, ``measure`` (what ``rank`` and the difference are of:
+    :func:`ranking_measure`) and ``hindsight`` / ``hindsight_low`` / ``hindsight_high``
+    (rd1 in hindsight, given where it is the measure, NaN elsewhere).
     """
     rows: list[dict[str, Any]] = []
     for environment, table in regret.groupby("environment", sort=True):
+        measure = ranking_measure(table)
+        metrics = CURVE_METRICS + (("hindsight",) if measure == "hindsight" else ())
         for horizon in horizons:
             at = _at_horizon(table, horizon)
             if at.empty:
                 continue
-            by_seed = at.pivot(index="seed", columns="algorithm", values="von_neumann")
+            by_seed = at.pivot(index="seed", columns="algorithm", values=measure)
             means = by_seed.mean().sort_values(kind="stable")
             best = str(means.index[0])
             for rank, algorithm in enumerate(means.index, start=1):
@@ -100,7 +148,7 @@ def leaderboard(regret: pd.DataFrame, horizons: Sequence[int]) -> pd.DataFrame:
                     "rank": rank,
                 }
                 runs = at[at["algorithm"] == algorithm]
-                for metric in CURVE_METRICS:
+                for metric in metrics:
                     values = runs[metric].to_numpy()
                     summary = mean_with_interval(values) if not np.isnan(values).all() else {}
                     row[metric] = summary.get("mean", np.nan)
@@ -114,8 +162,9 @@ def leaderboard(regret: pd.DataFrame, horizons: Sequence[int]) -> pd.DataFrame:
                 row["tied_with_best"] = bool(algorithm == best or difference["ci_low"] <= 0.0)
                 row["best"] = best
                 row["n_seeds"] = len(runs)
+                row["measure"] = measure
                 rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(LEADERBOARD_COLUMNS))
 
 
 def with_condorcet_shares(
@@ -155,7 +204,8 @@ def timing_table(timings: pd.DataFrame) -> pd.DataFrame:
 
 
 def _cell(row: pd.Series) -> str:
-    text = f"{row['von_neumann']:.1f} [{row['von_neumann_low']:.1f}, {row['von_neumann_high']:.1f}]"
+    measure = row["measure"]
+    text = f"{row[measure]:.1f} [{row[f'{measure}_low']:.1f}, {row[f'{measure}_high']:.1f}]"
     if row["rank"] == 1:
         return f"**{text}**"
     return f"{text} ≈" if row["tied_with_best"] else text
@@ -175,6 +225,24 @@ def _contextual_text(summary: Mapping[str, Any]) -> str:
     )
 
 
+def _adversary_text(summary: Mapping[str, Any]) -> str:
+    """What the adaptive adversary is (the summary of :func:`~.adversarial.adversarial_summary`
+    under ``contextual``)."""
+    context = summary["contextual"]
+    return (
+        f"K = {summary['n_arms']} actions in each of {context['n_contexts']} contexts, "
+        f"{context['n_policies']} {context['policy_class']} ({context['distinct_policies']} "
+        "distinct on the contexts); an adaptive adversary: in each round the action after the "
+        "learner's most played one in that context beats every other with margin "
+        f"{context['margin']:g}, so there is no fixed matrix and no von Neumann winner. "
+        f"Ranked by {MEASURE_TEXT['hindsight']}. The K-armed algorithms see no context."
+    )
+
+
+def _is_adversary(summary: Mapping[str, Any]) -> bool:
+    return bool((summary.get("contextual") or {}).get("adversary"))
+
+
 def leaderboard_markdown(
     board: pd.DataFrame,
     environments: Mapping[str, Mapping[str, Any]],
@@ -185,15 +253,22 @@ def leaderboard_markdown(
     ``environments`` maps each environment to its summary
     (:func:`~.environments.environment_summary`); the best at each horizon is in bold, the
     algorithms statistically tied with it are marked ≈, a dash marks a horizon an
-    algorithm was not run to.
+    algorithm was not run to. An environment ranked by rd1 in hindsight (``measure``) says
+    so under its title.
     """
+    hindsight = (
+        " On an environment without a von Neumann winner (an adaptive adversary) the table "
+        f"shows {MEASURE_TEXT['hindsight']} instead, and says so."
+        if "measure" in board and (board["measure"] == "hindsight").any()
+        else ""
+    )
     parts = [
         "Mean cumulative regret against the von Neumann winner (skew units, eq. rd1: with a "
         "constant context for a preference matrix, against the contextual von Neumann winner "
         "of the policy class for a contextual environment) over the seeds, with its 95% "
         "interval; a negative regret beats that winner. **Bold**: least mean "
         "regret at that horizon; ≈: statistically tied with it (the 95% interval of the "
-        "paired per-seed difference reaches 0); -: not run that long.\n"
+        f"paired per-seed difference reaches 0); -: not run that long.{hindsight}\n"
     ]
     for environment, table in board.groupby("environment", sort=False):
         summary = environments[str(environment)]
@@ -206,7 +281,9 @@ def leaderboard_markdown(
             )
         arms = summary["arms_per_seed"]
         subset = " (a random subset per seed)" if summary["subset"] else ""
-        if summary.get("contextual"):
+        if _is_adversary(summary):
+            parts.append(f"### {summary['title']}\n\n{_adversary_text(summary)}\n")
+        elif summary.get("contextual"):
             parts.append(f"### {summary['title']}\n\n{_contextual_text(summary)}\n")
         else:
             parts.append(f"### {summary['title']}\n\nK = {arms}{subset}; {condorcet}.\n")
@@ -240,8 +317,13 @@ def environments_table(environments: Mapping[str, Mapping[str, Any]]) -> pd.Data
                 "arms_per_seed": summary["arms_per_seed"],
                 "condorcet_winner": summary["condorcet_winner"],
                 "condorcet_share": summary["condorcet_share"],
-                "von_neumann_support": "; ".join(
-                    f"{arm} {weight:.3f}" for arm, weight in summary["von_neumann_support"].items()
+                "von_neumann_support": (
+                    "none: " + _adversary_text(summary)
+                    if _is_adversary(summary)
+                    else "; ".join(
+                        f"{arm} {weight:.3f}"
+                        for arm, weight in summary["von_neumann_support"].items()
+                    )
                 ),
                 "copeland_winners": "; ".join(summary["copeland_winners"]),
             }

@@ -1,0 +1,304 @@
+"""The online family's adaptive adversary in the duels sweep: every algorithm, rd1 in hindsight.
+
+An ``"online"`` environment with ``setting: "adversarial"``
+(:class:`~.settings.DuelsEnvironment`) is the online family's adversarial instance
+(:func:`cdbandits.experiments.online.experiments.build_instance`, the same contexts and
+policy class as the online sweep's setting ``adversarial_K{K}_N{N}`` for the same
+parameters and master seed): ``n_contexts`` Gaussian contexts drawn uniformly, and the
+:class:`~cdbandits.contextual.environments.CounterPlayAdversary`, which in each round makes
+``(f + 1) mod K`` the Condorcet winner by ``margin``, ``f`` the action the learner has played
+most in that context. ``P_t`` thus depends on the learner's past duels: there is no
+population, no fixed matrix and no von Neumann winner ``W``.
+
+Every algorithm plays it round by round, each on a fresh adversary reset with the run's
+generator (:func:`adversarial_log`), with what it may use:
+
+* the K-armed algorithms of :mod:`cdbandits.karmed` no context: their public
+  ``start`` / ``select`` / ``update`` (:class:`cdbandits.karmed.base.DuelingBanditAlgorithm`),
+  ``rng`` split into the adversary's stream and the algorithm's, as
+  :func:`cdbandits.karmed.simulate` splits it;
+* SparringEXP4.P: its own round-by-round path (:meth:`SparringExp4P.run
+  <cdbandits.contextual.exp4p.SparringExp4P.run>` on a non-stochastic environment);
+* explore-then-exploit (:func:`explore_then_exploit_log`): the same recipe as
+  :func:`cdbandits.oracle_methods.explore_exploit.explore_then_exploit` (uniform pairs for
+  ``m`` rounds, the compact game of their outcomes solved by SparringFPL, ``a_t, b_t ~
+  What(x_t)`` afterwards), played against the adversary, which keeps counting its plays;
+* CoLSTIM, MaxInP and DBGD: the arm features ``e_a (x) z(x)`` of the other online
+  environments (:func:`~.contextual.online_arm_features`), round by round
+  (:func:`cdbandits.linear_duels.contextual.environment_duel_log`,
+  :func:`~cdbandits.linear_duels.contextual.dbgd_environment_log`).
+
+Regret (:func:`adversarial_regret`): ``hindsight``, eq. rd1 against the best policy of the
+class in hindsight (:func:`cdbandits.contextual.regret.regret_curve`), as the online family
+reports for the adversary; ``von_neumann``, ``condorcet`` and ``copeland`` are NaN. The
+tables and figures rank this environment by ``hindsight`` and say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from ...contextual.duels import DuelLog
+from ...contextual.environments import CounterPlayAdversary
+from ...contextual.exp4p import SparringExp4P
+from ...contextual.oracle import ActionTable, ClassificationOracle
+from ...contextual.policies import PolicyClass
+from ...contextual.regret import mixture_action_distributions, regret_curve
+from ...karmed import ALGORITHMS as KARMED_ALGORITHMS
+from ...karmed import make_algorithm as make_karmed
+from ...karmed.base import DuelingBanditAlgorithm
+from ...linear_duels import DuelingBanditGradientDescent
+from ...linear_duels import make_algorithm as make_linear
+from ...linear_duels.contextual import (
+    dbgd_environment_log,
+    environment_duel_log,
+    round_by_round_log,
+)
+from ...oracle_methods.compact_game import CompactGame
+from ...oracle_methods.exploration import ExplorationSample, uniform_exploration
+from ...oracle_methods.fpl import SparringFPL
+from ...oracle_methods.oracles import ExactOracle
+from ...oracle_methods.theory import explore_exploit_rounds
+from ..online.experiments import build_instance
+from ..online.settings import AdversarialParameters, OnlineSetting
+from .contextual import DELTA, FPL_ROUNDS, online_arm_features
+from .settings import DuelsEnvironment
+
+__all__ = [
+    "AdversarialInstance",
+    "adversarial_log",
+    "adversarial_regret",
+    "adversarial_summary",
+    "build_adversarial_instance",
+    "explore_then_exploit_log",
+    "karmed_adversarial_log",
+    "opening_probabilities",
+]
+
+
+@dataclass(frozen=True)
+class AdversarialInstance:
+    """The adversarial environment made concrete (module docstring).
+
+    Attributes
+    ----------
+    parameters : AdversarialParameters
+    contexts : ndarray of float64, shape (n_contexts, n_features)
+    policy_class : PolicyClass
+        The online family's random linear argmax policies, fitted on the contexts.
+    table : ActionTable
+    oracle : ClassificationOracle
+    arm_features : ndarray of float64, shape (n_contexts, K, d)
+        What CoLSTIM, MaxInP and DBGD see of each context's actions.
+    """
+
+    parameters: AdversarialParameters
+    contexts: NDArray[np.float64]
+    policy_class: PolicyClass
+    table: ActionTable
+    oracle: ClassificationOracle
+    arm_features: NDArray[np.float64]
+
+    @property
+    def n_actions(self) -> int:
+        """``K``."""
+        return self.parameters.n_actions
+
+    def new_environment(self) -> CounterPlayAdversary:
+        """A fresh adversary (no play recorded until its ``reset``)."""
+        return CounterPlayAdversary(self.contexts, self.n_actions, self.parameters.margin)
+
+
+def build_adversarial_instance(settings: DuelsEnvironment, seed: int) -> AdversarialInstance:
+    """The online family's adversarial instance of ``settings`` from the master ``seed``."""
+    parameters = settings.online
+    if not isinstance(parameters, AdversarialParameters) or settings.components is None:
+        raise ValueError(f"environment {settings.name!r} is not an adversarial one")
+    # the online sweep's name for this setting: its contexts' stream is keyed by it
+    name = f"adversarial_K{parameters.n_actions}_N{parameters.n_policies}"
+    online = build_instance(OnlineSetting(name, (1,), parameters), seed)
+    contexts = online.environment.contexts
+    return AdversarialInstance(
+        parameters=parameters,
+        contexts=contexts,
+        policy_class=online.policy_class,
+        table=online.table,
+        oracle=online.oracle,
+        arm_features=online_arm_features(contexts, parameters.n_actions, settings.components),
+    )
+
+
+def karmed_adversarial_log(
+    algorithm: DuelingBanditAlgorithm,
+    environment: CounterPlayAdversary,
+    horizon: int,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """A K-armed ``algorithm`` against the adversary, blind to the context (module docstring).
+
+    ``rng`` is split into the adversary's stream (its ``reset``) and the algorithm's, in
+    the order :func:`cdbandits.karmed.simulate` uses.
+    """
+    environment_rng, algorithm_rng = rng.spawn(2)
+    environment.reset(environment_rng)
+    algorithm.start(environment.n_actions, algorithm_rng, horizon)
+    return round_by_round_log(
+        environment,
+        horizon,
+        lambda _context: algorithm.select(),
+        lambda a, b, outcome: algorithm.update(a, b, 1 if outcome > 0 else 0),
+    )
+
+
+def explore_then_exploit_log(
+    environment: CounterPlayAdversary,
+    policy_class: PolicyClass,
+    horizon: int,
+    n_explore: int,
+    solver: SparringFPL,
+    rng: np.random.Generator,
+) -> DuelLog:
+    """Explore-then-exploit against an adaptive environment, round by round.
+
+    ``rng`` is split as :func:`~cdbandits.oracle_methods.explore_exploit.explore_then_exploit`
+    splits it (exploration, solver, exploitation; the exploration stream into the
+    environment's and the pairs'). The adversary is reset once: what it counts during the
+    exploration still counts when ``What`` is played.
+    """
+    if not 1 <= n_explore <= horizon:
+        raise ValueError(f"need 1 <= m <= T; got m = {n_explore}, T = {horizon}")
+    scheme = uniform_exploration(environment.n_actions)
+    explore_rng, solver_rng, exploit_rng = rng.spawn(3)
+    environment_rng, pair_rng = explore_rng.spawn(2)
+    first_explore, second_explore = scheme.draw_pairs(n_explore, pair_rng)
+    pairs = zip(first_explore.tolist(), second_explore.tolist(), strict=True)
+    environment.reset(environment_rng)
+    exploration = round_by_round_log(
+        environment, n_explore, lambda _context: next(pairs), lambda a, b, outcome: None
+    )
+    if n_explore == horizon:
+        return exploration
+    sample = ExplorationSample(
+        exploration.context_ids,
+        exploration.first_actions,
+        exploration.second_actions,
+        exploration.outcomes,
+    )
+    oracle = ExactOracle(policy_class, environment.contexts, sample.context_ids)
+    solver.fit(CompactGame.from_sample(sample, scheme), oracle, solver_rng)
+    mixture = solver.row_mixture_
+    cumulative = np.cumsum(
+        mixture_action_distributions(
+            policy_class.actions(environment.contexts, mixture.policies),
+            mixture.weights,
+            environment.n_actions,
+        ),
+        axis=1,
+    )
+    first_rng, second_rng = exploit_rng.spawn(2)
+    last = environment.n_actions - 1
+
+    def draw(context: int) -> tuple[int, int]:
+        first = int((first_rng.random() >= cumulative[context]).sum())
+        second = int((second_rng.random() >= cumulative[context]).sum())
+        return min(first, last), min(second, last)
+
+    exploitation = round_by_round_log(
+        environment, horizon - n_explore, draw, lambda a, b, outcome: None
+    )
+    return DuelLog(
+        *(
+            np.concatenate([getattr(exploration, name), getattr(exploitation, name)])
+            for name in ("context_ids", "first_actions", "second_actions", "outcomes", "gains")
+        )
+    )
+
+
+def adversarial_log(
+    algorithm: str, instance: AdversarialInstance, horizon: int, rng: np.random.Generator
+) -> DuelLog:
+    """The episode of ``algorithm`` against a fresh adversary (module docstring)."""
+    environment = instance.new_environment()
+    if algorithm in KARMED_ALGORITHMS:
+        return karmed_adversarial_log(make_karmed(algorithm), environment, horizon, rng)
+    if algorithm == "sparring_exp4p":
+        learner = SparringExp4P(instance.table, delta=DELTA, uniform_expert=True)
+        return learner.run(environment, horizon, rng)
+    if algorithm == "explore_exploit_fpl":
+        n_explore = explore_exploit_rounds(
+            horizon,
+            instance.table.n_policies,
+            DELTA,
+            uniform_exploration(instance.n_actions).variance_bound,
+        )
+        return explore_then_exploit_log(
+            environment,
+            instance.policy_class,
+            horizon,
+            n_explore,
+            SparringFPL(n_rounds=FPL_ROUNDS),
+            rng,
+        )
+    if algorithm in ("colstim", "maxinp"):
+        return environment_duel_log(
+            make_linear(algorithm), environment, instance.arm_features, horizon, rng
+        )
+    if algorithm == "dbgd":
+        return dbgd_environment_log(
+            DuelingBanditGradientDescent(), environment, instance.arm_features, horizon, rng
+        )
+    raise ValueError(f"no adversarial run for algorithm {algorithm!r}")
+
+
+def adversarial_regret(
+    instance: AdversarialInstance, log: DuelLog, checkpoints: NDArray[np.int64]
+) -> pd.DataFrame:
+    """Regret of ``log`` at each checkpoint: ``hindsight`` (rd1 against the best policy in
+    hindsight); ``von_neumann``, ``condorcet`` and ``copeland`` NaN (no ``W``, no matrix)."""
+    return pd.DataFrame(
+        {
+            "round": checkpoints,
+            "von_neumann": np.nan,
+            "hindsight": regret_curve(log, instance.oracle, checkpoints),
+            "condorcet": np.nan,
+            "copeland": np.nan,
+        }
+    )
+
+
+def opening_probabilities(instance: AdversarialInstance) -> NDArray[np.float64]:
+    """The adversary's ``P_t`` in a context not yet played, in probability form.
+
+    Action 1 (``(0 + 1) mod K``, the favourite being 0 before any play) beats every other
+    by ``margin``; afterwards the winner moves with the learner's favourite. It stands for
+    the environment in the matrix file of the build rule, which every environment has.
+    """
+    skew = np.zeros((instance.n_actions, instance.n_actions))
+    skew[1, :] = instance.parameters.margin
+    skew[:, 1] = -instance.parameters.margin
+    skew[1, 1] = 0.0
+    return (skew + 1.0) / 2.0
+
+
+def adversarial_summary(instance: AdversarialInstance) -> dict[str, Any]:
+    """What the tables say of the adversarial environment (goes under ``contextual``).
+
+    ``adversary`` names it, ``margin`` is the winner's margin, ``von_neumann_winner`` is
+    None (there is none), ``measure`` the regret it is ranked by (``"hindsight"``).
+    """
+    return {
+        "adversary": "counter-play",
+        "margin": instance.parameters.margin,
+        "n_contexts": int(instance.contexts.shape[0]),
+        "n_features": int(instance.arm_features.shape[2]),
+        "n_policies": instance.table.n_policies,
+        "policy_class": "random linear argmax policies",
+        "distinct_policies": int(np.unique(instance.table.actions, axis=1).shape[1]),
+        "von_neumann_winner": None,
+        "measure": "hindsight",
+    }
