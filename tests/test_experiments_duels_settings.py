@@ -10,7 +10,11 @@ from hypothesis import strategies as st
 
 from cdbandits.datasets import DATA_FILES
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS, DuelsSweep
-from cdbandits.experiments.online.settings import MslrParameters, SupervisedParameters
+from cdbandits.experiments.online.settings import (
+    AdversarialParameters,
+    MslrParameters,
+    SupervisedParameters,
+)
 from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CONTEXTUAL = {"name": "c", "kind": "contextual", "contexts": 4, "actions": 3, "features": 2,
               "policies": 5}  # fmt: skip
 ONLINE = {"name": "o", "kind": "online", "setting": "synthetic"}
+ADVERSARIAL = {"name": "o", "kind": "online", "setting": "adversarial"}
 
 
 def test_algorithms_are_the_karmed_ones():
@@ -50,6 +55,7 @@ def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds()
     assert {type(e.online).environment for e in contextual if e.online} == {
         "synthetic",
         "supervised",
+        "adversarial",
     }
     assert (
         len(sweep.tasks())
@@ -111,7 +117,23 @@ def test_bad_values_name_their_key(changes, message):
         ({**CONTEXTUAL, "arms": 3}, r"\[0\].arms: a contextual environment has no arms"),
         ({**CONTEXTUAL, "horizon": 7}, r"\(c\).horizon: 7 must be one of"),
         ({**CONTEXTUAL, "setting": "mslr"}, r"\[0\].setting: a contextual environment has no"),
-        ({**ONLINE, "setting": "adversarial"}, r"\[0\].setting: expected one of"),
+        ({**ONLINE, "setting": "bandit"}, r"\[0\].setting: expected one of"),
+        (
+            ADVERSARIAL | {"parameters": {"intransitivity": 0.5}},
+            r"unknown keys \['intransitivity'\] for the adversarial",
+        ),
+        (
+            ADVERSARIAL | {"parameters": {"margin": 1.5}},
+            r"\[0\].parameters: margin must be in \(0, 1\]",
+        ),
+        (
+            ADVERSARIAL | {"parameters": {"n_policies": 0}},
+            r"\[0\].parameters: n_policies must be at least 1",
+        ),
+        (
+            ADVERSARIAL | {"parameters": {"n_actions": 256}},
+            r"\[0\].parameters: n_actions must be in",
+        ),
         ({**ONLINE, "contexts": 3}, r"\[0\].contexts: an online environment has no contexts"),
         ({**ONLINE, "data": ["x"]}, r"\[0\].data: an online environment reads no data"),
         ({**ONLINE, "parameters": {"margin": 0.5}}, r"unknown keys \['margin'\] for the synthetic"),
@@ -172,3 +194,27 @@ def test_an_online_entry_takes_the_online_defaults_and_its_own_parameters():
     environment = DuelsSweep.from_config(sweep_config(environments=[mslr])).environments[0]
     assert environment.online == MslrParameters(matrices="m.npz", n_bins=2)
     assert environment.files == ("m.npz",) and environment.components == 2
+
+
+def test_an_adversarial_entry_takes_the_online_adversarial_defaults():
+    entry = ADVERSARIAL | {"parameters": {"n_policies": 100, "margin": 0.5}}
+    environment = DuelsSweep.from_config(sweep_config(environments=[entry])).environments[0]
+    assert environment.contextual and environment.adversarial and environment.files == ()
+    assert environment.online == AdversarialParameters(
+        n_actions=3, n_policies=100, n_features=5, n_contexts=50, margin=0.5
+    )
+    # the defaults are the online family's (config.yaml's online.adversarial section)
+    online = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["online"]
+    defaults = DuelsSweep.from_config(sweep_config(environments=[ADVERSARIAL])).environments[0]
+    assert {
+        key: getattr(defaults.online, key)
+        for key in ("n_actions", "n_policies", "n_features", "n_contexts", "margin")
+    } == {key: value for key, value in online["adversarial"].items() if key != "horizons"}
+    # every algorithm runs on it
+    sweep = DuelsSweep.from_config(
+        sweep_config(environments=[ADVERSARIAL], algorithms=["rucb", "sparring_exp4p", "dbgd"])
+    )
+    assert sweep.algorithms_on(sweep.environments[0]) == ("rucb", "sparring_exp4p", "dbgd")
+    assert (
+        not DuelsSweep.from_config(sweep_config(environments=[ONLINE])).environments[0].adversarial
+    )

@@ -2,8 +2,13 @@
 
 import numpy as np
 import pytest
+from adversary_cases import check_outcomes_follow_the_adversary
 
-from cdbandits.contextual.environments import ContextPopulation
+from cdbandits.contextual.environments import (
+    ContextPopulation,
+    CounterPlayAdversary,
+    StochasticEnvironment,
+)
 from cdbandits.linear_duels import (
     DuelingBanditGradientDescent,
     linear_environment,
@@ -16,9 +21,12 @@ from cdbandits.linear_duels.contextual import (
     action_features,
     as_population,
     dbgd_duel_log,
+    dbgd_environment_log,
     dbgd_population_log,
+    environment_duel_log,
     linear_duel_log,
     population_duel_log,
+    round_by_round_log,
 )
 
 #: Context 0 shows arms with utilities (1, 0, -1), context 1 the reverse (theta = 1, d = 1).
@@ -134,5 +142,80 @@ def test_population_runs_refuse_features_of_another_shape():
     with pytest.raises(ValueError, match=r"arm_features must have shape \(2, 2, d\)"):
         population_duel_log(
             make_algorithm("colstim"), DETERMINISTIC, np.zeros((2, 3, 1)), 5,
+            np.random.default_rng(0),
+        )  # fmt: skip
+
+
+#: An adaptive adversary over three contexts of one feature (3 actions, margin 0.8).
+def _adversary():
+    return CounterPlayAdversary(np.array([[1.0], [-1.0], [0.5]]), 3, 0.8)
+
+
+def test_round_by_round_log_lets_the_environment_see_each_duel_before_the_next_round():
+    environment = _adversary()
+    environment.reset(np.random.default_rng(0))
+    choices = np.random.default_rng(1).integers(0, 3, size=(500, 2))
+    rounds = iter(choices.tolist())
+    learned = []
+    log = round_by_round_log(
+        environment,
+        500,
+        lambda context: tuple(next(rounds)),
+        lambda a, b, outcome: learned.append((a, b, outcome)),
+    )
+    assert log.first_actions.tolist() == choices[:, 0].tolist()
+    assert learned == list(
+        zip(
+            log.first_actions.tolist(),
+            log.second_actions.tolist(),
+            log.outcomes.tolist(),
+            strict=True,
+        )
+    )
+    check_outcomes_follow_the_adversary(log, 3, 0.8)
+    with pytest.raises(ValueError, match="horizon must be at least 1"):
+        round_by_round_log(environment, 0, lambda context: (0, 0), lambda *_: None)
+
+
+@pytest.mark.parametrize("name", ["colstim", "maxinp", "dbgd"])
+def test_environment_runs_learn_the_outcomes_of_any_environment(name):
+    phi = action_features(np.ones((2, 1)), 2)
+
+    def run(environment, features, seed):
+        if name == "dbgd":
+            algorithm = _recording(DuelingBanditGradientDescent())
+            log = dbgd_environment_log(algorithm, environment, features, 400, seed)
+        else:
+            algorithm = _recording(make_algorithm(name))
+            log = environment_duel_log(algorithm, environment, features, 400, seed)
+        duels = log.first_actions != log.second_actions
+        expected = np.where(duels, log.outcomes, 0) if name == "dbgd" else log.outcomes > 0
+        assert algorithm.seen == expected.astype(int).tolist()
+        return log
+
+    # a population, round by round: arm 0 wins in context 0 and loses in context 1
+    log = run(StochasticEnvironment(DETERMINISTIC), phi, np.random.default_rng(0))
+    duels = log.first_actions != log.second_actions
+    assert duels.sum() >= 5 and set(log.context_ids.tolist()) == {0, 1}
+    winner_is_0 = np.where(log.outcomes > 0, log.first_actions, log.second_actions) == 0
+    assert (winner_is_0[duels] == (log.context_ids[duels] == 0)).all()
+    # the adaptive adversary: outcomes and gains of its P_t, the same bytes for the same seed
+    features = action_features(_adversary().contexts, 3)
+    log = run(_adversary(), features, np.random.default_rng(2))
+    check_outcomes_follow_the_adversary(log, 3, 0.8)
+    again = run(_adversary(), features, np.random.default_rng(2))
+    assert log.gains.tobytes() == again.gains.tobytes()
+    assert log.outcomes.tobytes() == again.outcomes.tobytes()
+
+
+def test_environment_runs_refuse_features_of_another_shape():
+    with pytest.raises(ValueError, match=r"arm_features must have shape \(3, 3, d\)"):
+        environment_duel_log(
+            make_algorithm("colstim"), _adversary(), np.zeros((3, 2, 1)), 5,
+            np.random.default_rng(0),
+        )  # fmt: skip
+    with pytest.raises(ValueError, match=r"arm_features must have shape \(3, 3, d\)"):
+        dbgd_environment_log(
+            DuelingBanditGradientDescent(), _adversary(), np.zeros((2, 3, 1)), 5,
             np.random.default_rng(0),
         )  # fmt: skip
