@@ -143,3 +143,21 @@ def test_a_contextual_environment_is_its_context_averaged_matrix_drawn_from_the_
     assert summary["contextual"]["n_policies"] == 10 and summary["contextual"]["n_contexts"] == 6
     with pytest.raises(ValueError, match="'ctx' needs the seed"):
         build_environment(environment, [])
+
+
+def test_the_adversary_has_no_winners_and_its_summary_says_what_it_is():
+    entry = {"name": "adv", "kind": "online", "setting": "adversarial",
+             "parameters": {"n_policies": 20, "n_contexts": 10, "margin": 0.6}}  # fmt: skip
+    environment = DuelsEnvironment.from_config(entry, "e")
+    matrix, names = build_environment(environment, [], seed=4)
+    # its P_t before any play: action 1 beats the others by the margin
+    np.testing.assert_allclose(matrix[1], [0.8, 0.5, 0.8])
+    np.testing.assert_allclose(matrix + matrix.T, 1.0)
+    summary = environment_summary(environment, matrix, names, seed=4)
+    assert summary["condorcet_winner"] is None and summary["von_neumann_support"] == {}
+    assert summary["copeland_winners"] == [] and summary["n_arms"] == 3
+    context = summary["contextual"]
+    assert context["adversary"] == "counter-play" and context["margin"] == 0.6
+    assert context["von_neumann_winner"] is None and context["n_policies"] == 20
+    with pytest.raises(ValueError, match="'adv' needs the seed"):
+        build_environment(environment, [])

@@ -124,3 +124,26 @@ def test_a_contextual_environment_runs_every_algorithm_in_the_same_tables():
     unsharded = DuelsSweep.from_config(config | {"shards": 1})
     single, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments())
     pd.testing.assert_frame_equal(regret, combine_duels_shards([single]))
+
+
+ADVERSARIAL = {"name": "adv", "kind": "online", "setting": "adversarial", "horizon": 100,
+               "parameters": {"n_policies": 10, "n_contexts": 5}}  # fmt: skip
+
+
+def test_the_adversary_runs_every_algorithm_with_hindsight_regret_only():
+    config = sweep_config(
+        environments=[*sweep_config()["environments"], ADVERSARIAL],
+        algorithms=["rucb", "sparring_exp4p", "explore_exploit_fpl", "maxinp", "dbgd"],
+    )
+    sweep = DuelsSweep.from_config(config)
+    shards = [run_duels_shard(sweep, SEED, shard, tiny_environments()) for shard in range(2)]
+    regret = combine_duels_shards([table for table, _ in shards])
+    adversarial = regret[regret["environment"] == "adv"]
+    assert set(adversarial["algorithm"]) == set(sweep.algorithms)
+    assert (adversarial["horizon"] == 100).all() and (adversarial["n_arms"] == 3).all()
+    assert adversarial["hindsight"].notna().all()
+    assert adversarial[["von_neumann", "condorcet", "copeland"]].isna().all(axis=None)
+    assert set(adversarial["seed"]) == set(range(sweep.seeds))
+    unsharded = DuelsSweep.from_config(config | {"shards": 1})
+    single, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments())
+    pd.testing.assert_frame_equal(regret, combine_duels_shards([single]))

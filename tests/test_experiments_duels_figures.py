@@ -100,3 +100,26 @@ def test_figures_save_as_png_and_pdf(figures, tmp_path):
     paths = [tmp_path / "f.png", tmp_path / "f.pdf"]
     save_figure(figures["von_neumann_regret"], *paths)
     assert all(path.stat().st_size > 1000 for path in paths)
+
+
+def test_an_environment_without_a_winner_gets_a_hindsight_panel_labelled_so():
+    table = curves()
+    adversary = table[(table["environment"] == "two") & (table["metric"] == "von_neumann")]
+    adversary = adversary.assign(environment="adv", metric="hindsight")
+    titles = TITLES | {"adv": "Adversary"}
+    drawn = duels_figures(pd.concat([table, adversary]), titles, ALGORITHMS, seeds=3)
+    try:
+        panels = [axis for axis in drawn["von_neumann_regret"].axes if axis.get_visible()]
+        assert [axis.get_title() for axis in panels[:2]] == list(TITLES.values())
+        assert panels[2].get_title() == "Adversary\n(no von Neumann winner: rd1 in hindsight)"
+        assert panels[2].get_ylabel() == "cumulative regret in hindsight (eq. rd1)"
+        assert panels[0].get_ylabel() == "cumulative regret (skew units, eq. rd1)"
+        assert len(panels[2].get_lines()) == len(ALGORITHMS)
+        caption = " ".join(text.get_text() for text in drawn["von_neumann_regret"].texts)
+        assert "best policy of the class in hindsight" in caption
+        # the Copeland figure has no such panel
+        copeland = [a for a in drawn["copeland_regret"].axes if a.get_visible()]
+        assert [axis.get_title() for axis in copeland] == list(TITLES.values())
+    finally:
+        for figure in drawn.values():
+            matplotlib.pyplot.close(figure)

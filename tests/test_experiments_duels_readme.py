@@ -150,3 +150,24 @@ def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(b
         pd.DataFrame(columns=["algorithm", "verdict"]), labels, seeds=20, horizon=1000,
     )  # fmt: skip
     assert "not measured by this comparison" in plain
+
+
+def test_the_adversary_has_its_own_group_ranked_by_hindsight(board):
+    adversary = summary("Adversary", 3, 0.0) | {
+        "contextual": {"adversary": "counter-play", "horizon": 500}
+    }
+    environments = ENVIRONMENTS | {"adv": adversary}
+    assert environment_group(adversary) == "adversarial"
+    extra = pd.DataFrame(board_rows("adv", ["self_sparring", "sparring_exp4p", "colstim"]))
+    advice = recommendations(pd.concat([board, extra]), environments)
+    labels = {a: a.upper() for a in advice["algorithm"]}
+    text = readme_markdown(
+        advice, environments, pd.DataFrame(columns=["algorithm", "verdict"]), labels,
+        seeds=20, horizon=1000,
+    )  # fmt: skip
+    line = next(line for line in text.splitlines() if "An adaptive adversary" in line)
+    assert "ranked by rd1 in hindsight" in line and "(Adversary): use **SELF_SPARRING**" in line
+    assert "SPARRING_EXP4P (mean rank 2.0)" in line
+    assert "on 4 preference matrices" in text
+    assert "(rd1 in hindsight on the adaptive adversary, which has none)" in text
+    assert "Context matters" not in text and "not measured by this comparison" not in text

@@ -6,6 +6,7 @@ import pytest
 
 from cdbandits.experiments.duels.tables import (
     combine_duels_shards,
+    environments_table,
     leaderboard,
     leaderboard_markdown,
     regret_curves,
@@ -185,3 +186,52 @@ def test_markdown_describes_a_contextual_environment_from_its_summary():
     assert "no action is best in more than 26% of the contexts" in text
     assert "(support: 2 of 180 distinct policies)" in text and "probability 0.82" in text
     assert "Condorcet winner" not in text.split("### Linear contexts")[1]
+
+
+def adversarial_rows(values):
+    """Rows of an environment without a von Neumann winner: only rd1 in hindsight."""
+    rows = regret_rows(values, environment="adv", condorcet=False)
+    rows[["von_neumann", "copeland"]] = np.nan
+    return rows
+
+
+def test_an_environment_without_a_winner_is_ranked_by_hindsight_and_says_so(regret):
+    both = pd.concat([regret, adversarial_rows({"A": [9.0, 8.0, 7.0], "B": [1.0, 1.0, 2.0]})])
+    board = leaderboard(both, [10])
+    adversarial = board[board["environment"] == "adv"].set_index("algorithm")
+    assert (adversarial["measure"] == "hindsight").all()
+    assert adversarial.loc["B", "rank"] == 1 and adversarial.loc["A", "rank"] == 2
+    assert adversarial.loc["A", "hindsight"] == pytest.approx(8.0)
+    assert adversarial["von_neumann"].isna().all()
+    assert not adversarial.loc["A", "tied_with_best"]
+    # the other environment's rows are those of a leaderboard without the adversary
+    alone = leaderboard(regret, [10])
+    other = board[board["environment"] == "env"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(other, alone)
+    assert (other["measure"] == "von_neumann").all() and other["hindsight"].isna().all()
+    # curves: hindsight rows for the adversary only
+    curves = regret_curves(both)
+    assert set(curves[curves["environment"] == "adv"]["metric"]) == {"hindsight"}
+    assert "hindsight" not in set(curves[curves["environment"] == "env"]["metric"])
+
+
+def test_markdown_and_environments_table_describe_the_adversary():
+    board = leaderboard(adversarial_rows({"A": [9.0, 8.0, 7.0], "B": [1.0, 1.0, 2.0]}), [10])
+    context = {"adversary": "counter-play", "margin": 0.8, "n_contexts": 50, "n_policies": 100,
+               "policy_class": "random linear argmax policies", "distinct_policies": 97,
+               "von_neumann_winner": None, "measure": "hindsight"}  # fmt: skip
+    summary = {"title": "Adversary", "kind": "online", "condorcet_winner": None,
+               "condorcet_share": 0.0, "arms_per_seed": 3, "n_arms": 3, "subset": False,
+               "von_neumann_support": {}, "copeland_winners": [],
+               "contextual": context}  # fmt: skip
+    text = leaderboard_markdown(board, {"adv": summary}, {})
+    assert "shows rd1 in hindsight (against the best policy of the class in hindsight)" in text
+    section = text.split("### Adversary")[1]
+    assert "margin 0.8" in section and "no von Neumann winner" in section
+    assert (
+        "100 random linear argmax policies" in section and "Ranked by rd1 in hindsight" in section
+    )
+    assert "| B | **1.3 [" in section
+    row = environments_table({"adv": summary}).iloc[0]
+    assert row["von_neumann_support"].startswith("none: K = 3 actions")
+    assert "margin 0.8" in row["von_neumann_support"]
