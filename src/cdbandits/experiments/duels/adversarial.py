@@ -45,7 +45,6 @@ from numpy.typing import NDArray
 
 from ...contextual.duels import DuelLog
 from ...contextual.environments import CounterPlayAdversary
-from ...contextual.exp4p import SparringExp4P
 from ...contextual.oracle import ActionTable, ClassificationOracle
 from ...contextual.policies import PolicyClass
 from ...contextual.regret import mixture_action_distributions, regret_curve
@@ -63,10 +62,9 @@ from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import ExplorationSample, uniform_exploration
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.oracles import ExactOracle
-from ...oracle_methods.theory import explore_exploit_rounds
 from ..online.experiments import build_instance
 from ..online.settings import AdversarialParameters, OnlineSetting
-from .contextual import DELTA, FPL_ROUNDS, online_arm_features
+from .contextual import FPL_ROUNDS, explore_rounds, online_arm_features, sparring_exp4p
 from .settings import DuelsEnvironment
 
 __all__ = [
@@ -227,20 +225,13 @@ def adversarial_log(
     if algorithm in KARMED_ALGORITHMS:
         return karmed_adversarial_log(make_karmed(algorithm), environment, horizon, rng)
     if algorithm == "sparring_exp4p":
-        learner = SparringExp4P(instance.table, delta=DELTA, uniform_expert=True)
-        return learner.run(environment, horizon, rng)
+        return sparring_exp4p(instance.table).run(environment, horizon, rng)
     if algorithm == "explore_exploit_fpl":
-        n_explore = explore_exploit_rounds(
-            horizon,
-            instance.table.n_policies,
-            DELTA,
-            uniform_exploration(instance.n_actions).variance_bound,
-        )
         return explore_then_exploit_log(
             environment,
             instance.policy_class,
             horizon,
-            n_explore,
+            explore_rounds(horizon, instance.table),
             SparringFPL(n_rounds=FPL_ROUNDS),
             rng,
         )

@@ -108,7 +108,9 @@ __all__ = [
     "contextual_log",
     "contextual_regret",
     "contextual_summary",
+    "explore_rounds",
     "online_arm_features",
+    "sparring_exp4p",
 ]
 
 #: Failure probability of SparringEXP4.P and of explore-then-exploit's ``m``.
@@ -242,20 +244,13 @@ def contextual_log(
     if algorithm in KARMED_ALGORITHMS:
         return simulate_context_free(make_karmed(algorithm), population, horizon, rng)
     if algorithm == "sparring_exp4p":
-        learner = SparringExp4P(instance.table, delta=DELTA, uniform_expert=True)
-        return learner.run(StochasticEnvironment(population), horizon, rng)
+        return sparring_exp4p(instance.table).run(StochasticEnvironment(population), horizon, rng)
     if algorithm == "explore_exploit_fpl":
-        n_explore = explore_exploit_rounds(
-            horizon,
-            instance.table.n_policies,
-            DELTA,
-            uniform_exploration(population.n_actions).variance_bound,
-        )
         return explore_then_exploit(
             StochasticEnvironment(population),
             instance.policy_class,
             horizon,
-            n_explore,
+            explore_rounds(horizon, instance.table),
             SparringFPL(n_rounds=FPL_ROUNDS),
             rng,
         ).log
@@ -277,6 +272,19 @@ def contextual_log(
             )
         return dbgd_duel_log(DuelingBanditGradientDescent(), environment, horizon, rng)
     raise ValueError(f"no contextual run for algorithm {algorithm!r}")
+
+
+def sparring_exp4p(table: ActionTable) -> SparringExp4P:
+    """SparringEXP4.P as the sweep runs it: ``delta = DELTA``, with the uniform expert."""
+    return SparringExp4P(table, delta=DELTA, uniform_expert=True)
+
+
+def explore_rounds(horizon: int, table: ActionTable) -> int:
+    """Explore-then-exploit's ``m``: Theorem main-regret's with ``delta = DELTA`` and uniform
+    exploration of the class ``table``'s actions."""
+    return explore_exploit_rounds(
+        horizon, table.n_policies, DELTA, uniform_exploration(table.n_actions).variance_bound
+    )
 
 
 def contextual_regret(
