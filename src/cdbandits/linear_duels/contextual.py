@@ -32,9 +32,9 @@ from ..contextual.duels import DuelLog, schedule_log
 from ..contextual.environments import ContextPopulation, StochasticEnvironment
 from ..contextual.policies import PolicyClass
 from ..karmed.context_free import outcome_log
-from .base import LinearDuelingAlgorithm
+from .base import LinearDuelingAlgorithm, RunRecord
 from .dbgd import DuelingBanditGradientDescent
-from .environments import LinearDuelingEnvironment
+from .environments import LinearDuelingEnvironment, ScheduleArrays
 from .simulation import LinearSimulationResult
 
 __all__ = [
@@ -198,14 +198,18 @@ def population_duel_log(
     arm_features: NDArray[np.float64],
     horizon: int,
     rng: np.random.Generator,
+    *,
+    compiled: bool = True,
 ) -> DuelLog:
     """Play ``horizon`` rounds of CoLSTIM or MaxInP on a population's own matrices.
 
     The algorithm sees ``arm_features[x]`` (shape ``(K, d)``, e.g. :func:`action_features`)
-    in context ``x`` and plays its NumPy round (:meth:`LinearDuelingAlgorithm.select` /
-    ``update``); ``a`` wins iff the round's duel uniform is below ``(1 + P_x(a, b)) / 2``,
+    in context ``x``; ``a`` wins iff the round's duel uniform is below ``(1 + P_x(a, b)) / 2``,
     whatever the features (no linear model is assumed). ``rng`` is split into the
     environment's stream (:meth:`StochasticEnvironment.draw_schedule`) and the algorithm's.
+    ``compiled`` plays the rounds in the algorithm's numba kernel
+    (:meth:`LinearDuelingAlgorithm.run_compiled` on a :class:`ScheduleArrays`), else in its
+    NumPy round (``select`` / ``update``); both play the same duels.
     """
     features = _checked_arm_features(population, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
@@ -214,6 +218,16 @@ def population_duel_log(
     )
     algorithm.start(population.n_actions, features.shape[2], algorithm_rng, horizon)
     win = (1.0 + population.matrices) / 2.0
+    if compiled:
+        shape = (population.n_contexts, population.n_actions)
+        record = RunRecord(
+            np.zeros(shape[0]), np.zeros(shape, dtype=np.int64), np.zeros(1),
+            np.empty((horizon, 4), dtype=np.int64),
+        )  # fmt: skip
+        schedule = ScheduleArrays(features, np.ascontiguousarray(win), context_ids, duel_uniforms)
+        algorithm.run_compiled(schedule, None, horizon, record)
+        first, second = record.duels[:, 1], record.duels[:, 2]
+        return schedule_log(population, context_ids, duel_uniforms, first, second)
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
