@@ -1,11 +1,12 @@
-"""Microseconds per round of CoLSTIM and MaxInP on the duels family's online environments:
-numba kernel on the population's schedule against the NumPy round loop.
+"""Microseconds per round of CoLSTIM, MaxInP and DBGD on the duels family's online
+environments: numba kernel on the population's schedule against the NumPy round loop.
 
 The three ``"online"`` environments of the duels sweep (the online family's synthetic
 intransitive population, its supervised dataset and the MSLR per-query matrices, built by
 :func:`cdbandits.experiments.duels.contextual.build_contextual_instance` for master seed
 ``--seed``) are played by :func:`cdbandits.linear_duels.contextual.population_duel_log`
-with ``compiled=True`` (the kernel on a
+(:func:`~cdbandits.linear_duels.contextual.dbgd_population_log` for DBGD) with
+``compiled=True`` (the kernel on a
 :class:`~cdbandits.linear_duels.environments.ScheduleArrays`) and ``compiled=False`` (the
 NumPy ``select`` / ``update`` loop the duels family used before), the same run (seed
 ``repeat``) by both; ``same duels`` says whether both gave identical logs in every repeat.
@@ -32,10 +33,10 @@ from bench_karmed import spread
 from cdbandits.experiments.duels.contextual import build_contextual_instance
 from cdbandits.experiments.duels.settings import DuelsEnvironment
 from cdbandits.files import write_csv, write_text
-from cdbandits.linear_duels import make_algorithm
-from cdbandits.linear_duels.contextual import population_duel_log
+from cdbandits.linear_duels import DuelingBanditGradientDescent, make_algorithm
+from cdbandits.linear_duels.contextual import dbgd_population_log, population_duel_log
 
-ALGORITHMS = ("colstim", "maxinp")
+ALGORITHMS = ("colstim", "maxinp", "dbgd")
 
 
 def instances(matrices: str, seed: int) -> dict:
@@ -58,9 +59,13 @@ def instances(matrices: str, seed: int) -> dict:
 
 def run(name, instance, horizon, seed, compiled):
     """Seconds of one run and its log."""
+    if name == "dbgd":
+        algorithm, play = DuelingBanditGradientDescent(), dbgd_population_log
+    else:
+        algorithm, play = make_algorithm(name), population_duel_log
     started = time.perf_counter()
-    log = population_duel_log(
-        make_algorithm(name), instance.population, instance.arm_features, horizon,
+    log = play(
+        algorithm, instance.population, instance.arm_features, horizon,
         np.random.default_rng(seed), compiled=compiled,
     )  # fmt: skip
     return time.perf_counter() - started, log
@@ -86,31 +91,33 @@ def row(setting, instance, name, engine, repeat, horizon, seconds, same):
     }
 
 
-def compare(built, horizon, repeats) -> pd.DataFrame:
-    rows = []
+def cases(built):
+    """``(setting, instance, algorithm)`` of every timed run."""
     for setting, instance in built.items():
         for name in ALGORITHMS:
-            for repeat in range(repeats):
-                compiled_seconds, compiled = run(name, instance, horizon, repeat, True)
-                numpy_seconds, reference = run(name, instance, horizon, repeat, False)
-                same = same_log(compiled, reference)
-                for engine, seconds in (("compiled", compiled_seconds), ("numpy", numpy_seconds)):
-                    rows.append(
-                        row(setting, instance, name, engine, repeat, horizon, seconds, same)
-                    )
-            print(f"{setting} {name}: engines compared", flush=True)
+            yield setting, instance, name
+
+
+def compare(built, horizon, repeats) -> pd.DataFrame:
+    rows = []
+    for setting, instance, name in cases(built):
+        for repeat in range(repeats):
+            compiled_seconds, compiled = run(name, instance, horizon, repeat, True)
+            numpy_seconds, reference = run(name, instance, horizon, repeat, False)
+            same = same_log(compiled, reference)
+            for engine, seconds in (("compiled", compiled_seconds), ("numpy", numpy_seconds)):
+                rows.append(row(setting, instance, name, engine, repeat, horizon, seconds, same))
+        print(f"{setting} {name}: engines compared", flush=True)
     return pd.DataFrame(rows)
 
 
 def time_long(built, horizon, repeats) -> pd.DataFrame:
     rows = []
-    for setting, instance in built.items():
-        for name in ALGORITHMS:
-            for repeat in range(repeats):
-                seconds, _ = run(name, instance, horizon, repeat, True)
-                rows.append(row(setting, instance, name, "compiled", repeat, horizon, seconds,
-                                np.nan))  # fmt: skip
-            print(f"{setting} {name}: long horizon timed", flush=True)
+    for setting, instance, name in cases(built):
+        for repeat in range(repeats):
+            seconds, _ = run(name, instance, horizon, repeat, True)
+            rows.append(row(setting, instance, name, "compiled", repeat, horizon, seconds, np.nan))
+        print(f"{setting} {name}: long horizon timed", flush=True)
     return pd.DataFrame(rows)
 
 
@@ -161,9 +168,8 @@ def main() -> None:
     args = parser.parse_args()
 
     built = instances(args.matrices, args.seed)
-    for instance in built.values():  # compile or load every kernel
-        for name in ALGORITHMS:
-            run(name, instance, 50, 0, True)
+    for _, instance, name in cases(built):  # compile or load every kernel
+        run(name, instance, 50, 0, True)
     engines = compare(built, args.horizon, args.repeats)
     long = time_long(built, args.long_horizon, args.repeats)
     summary = markdown(engines, long)
