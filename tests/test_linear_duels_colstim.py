@@ -9,12 +9,15 @@ from linear_duels_cases import (
     SHARE_LEARNS,
     SLOPE_BROKEN,
     SLOPE_LEARNS,
+    assert_same_population_runs,
     flipped,
     learning_measures,
+    random_population,
 )
 from scipy import optimize
 
 from cdbandits.linear_duels import CoLSTIM
+from cdbandits.linear_duels.contextual import action_features
 
 #: Three arms in two dimensions: e_1, e_2 and the origin.
 ARMS = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
@@ -92,3 +95,13 @@ def test_learns_on_an_easy_instance_and_a_flipped_update_does_not():
     assert (slopes < SLOPE_LEARNS).all() and (shares > SHARE_LEARNS).all()
     slopes, shares = learning_measures(flipped(CoLSTIM), range(2))
     assert (slopes > SLOPE_BROKEN).all() and (shares < SHARE_BROKEN).all()
+
+
+def test_the_kernel_plays_the_numpy_duels_with_probit_noise():
+    """Probit noise, trimmed perturbations, on a population: the kernel on a schedule
+    plays the NumPy round's duels."""
+    population = random_population(np.random.default_rng(11), 8, 4, 6)
+    phi = action_features(population.features, 4)
+    assert_same_population_runs(
+        "colstim", population, phi, 900, seed=5, link="probit", threshold=0.5, confidence_width=0.3
+    )

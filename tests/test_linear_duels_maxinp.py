@@ -9,12 +9,15 @@ from linear_duels_cases import (
     SHARE_LEARNS,
     SLOPE_BROKEN,
     SLOPE_LEARNS,
+    assert_same_population_runs,
     flipped,
     learning_measures,
+    random_population,
 )
 from scipy import optimize
 
 from cdbandits.linear_duels import MaxInP
+from cdbandits.linear_duels.contextual import action_features
 from cdbandits.linear_duels.maxinp import maxinp_width
 
 ARMS = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
@@ -63,3 +66,11 @@ def test_learns_on_an_easy_instance_and_a_flipped_update_does_not():
     assert (slopes < SLOPE_LEARNS).all() and (shares > SHARE_LEARNS).all()
     slopes, shares = learning_measures(flipped(MaxInP), range(2))
     assert (slopes > SLOPE_BROKEN).all() and (shares < SHARE_BROKEN).all()
+
+
+def test_the_kernel_plays_the_numpy_duels_with_narrow_widths():
+    """Narrow widths (candidate sets of every size) on a population: the kernel on a
+    schedule plays the NumPy round's duels."""
+    population = random_population(np.random.default_rng(11), 8, 4, 6)
+    phi = action_features(population.features, 4)
+    assert_same_population_runs("maxinp", population, phi, 900, seed=5, width_scale=0.2, delta=0.2)

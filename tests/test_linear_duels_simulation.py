@@ -4,17 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from linear_duels_cases import ALGORITHM_NAMES
+from linear_duels_cases import ALGORITHM_NAMES, assert_same_learned_state
 
 from cdbandits.linear_duels import make_algorithm, simulate, synthetic_linear_environment
-
-
-def learned_state(algorithm):
-    return {
-        name: value
-        for name, value in vars(algorithm).items()
-        if name.endswith("_") and name != "rng_"
-    }
 
 
 def assert_same_run(name, environment, horizon, seed, **parameters):
@@ -35,15 +27,7 @@ def assert_same_run(name, environment, horizon, seed, **parameters):
     np.testing.assert_array_equal(compiled.duels, python.duels)
     np.testing.assert_array_equal(compiled.arm_counts, python.arm_counts)
     np.testing.assert_array_equal(compiled.weak_regret, python.weak_regret)
-    compiled_state, python_state = (
-        learned_state(compiled_algorithm),
-        learned_state(python_algorithm),
-    )
-    assert compiled_state.keys() == python_state.keys()
-    # BLAS and loops sum in different orders, so the two Newton solves stop at points a
-    # few MLE tolerances (1e-10) apart
-    for key, value in compiled_state.items():
-        np.testing.assert_allclose(value, python_state[key], rtol=1e-7, atol=1e-10, err_msg=key)
+    assert_same_learned_state(compiled_algorithm, python_algorithm)
     return compiled
 
 

@@ -43,10 +43,17 @@ from typing import Any, ClassVar, NamedTuple
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 from numpy.typing import NDArray
 
 from ..karmed.base import check_integer, check_positive, pick, pick_compiled
-from .environments import EnvironmentArrays, draw_context_compiled, duel_outcome_compiled
+from .environments import (
+    EnvironmentArrays,
+    ScheduleArrays,
+    draw_context_compiled,
+    duel_outcome_compiled,
+)
 from .estimation import add_to_inverse, add_to_inverse_compiled, fit_mle, fit_mle_compiled
 from .links import Link, link_code
 
@@ -94,28 +101,98 @@ def exploration_pair_compiled(rng: np.random.Generator, n_arms: int) -> tuple[in
     return a, other
 
 
+def play_round_compiled(environment, environment_rng, context, a, b, record, step):
+    """Draw the outcome of ``(a, b)`` in ``context`` and record the duel; return the outcome.
+
+    Called from the kernels only (numba chooses the form of ``environment``):
+
+    * :class:`~cdbandits.linear_duels.environments.EnvironmentArrays`: ``a`` wins iff the
+      next uniform of ``environment_rng`` is below ``F(u_a - u_b)``; the weak regret grows by
+      ``max_i u_i - max(u_a, u_b)``;
+    * :class:`~cdbandits.linear_duels.environments.ScheduleArrays`: ``a`` wins iff
+      ``duel_uniforms[step] < win[context, a, b]`` (``environment_rng`` is not used).
+    """
+    raise TypeError("play_round_compiled is called from numba kernels only")
+
+
+@overload(play_round_compiled)
+def _play_round_overload(environment, environment_rng, context, a, b, record, step):
+    if _is_schedule(environment):
+
+        def play_scheduled(environment, environment_rng, context, a, b, record, step):
+            won = environment.duel_uniforms[step] < environment.win[context, a, b]
+            outcome = 1 if won else 0
+            _record_duel(record, context, a, b, outcome, step)
+            return outcome
+
+        return play_scheduled
+
+    def play_linear(environment, environment_rng, context, a, b, record, step):
+        utilities = environment.utilities[context]
+        uniform = environment_rng.random()
+        outcome = duel_outcome_compiled(environment.link, utilities, a, b, uniform)
+        record.weak_regret[0] += record.best_utilities[context] - max(utilities[a], utilities[b])
+        _record_duel(record, context, a, b, outcome, step)
+        return outcome
+
+    return play_linear
+
+
 @numba.njit(cache=True)
-def play_round_compiled(
-    environment: EnvironmentArrays,
-    environment_rng: np.random.Generator,
-    context: int,
-    a: int,
-    b: int,
-    record: RunRecord,
-    step: int,
-) -> int:
-    """Draw the outcome of ``(a, b)`` in ``context`` and record the duel; return the outcome."""
-    utilities = environment.utilities[context]
-    outcome = duel_outcome_compiled(environment.link, utilities, a, b, environment_rng.random())
+def _record_duel(record: RunRecord, context: int, a: int, b: int, outcome: int, step: int):
     record.arm_counts[context, a] += 1
     record.arm_counts[context, b] += 1
-    record.weak_regret[0] += record.best_utilities[context] - max(utilities[a], utilities[b])
     if record.duels.shape[0] > 0:
         record.duels[step, 0] = context
         record.duels[step, 1] = a
         record.duels[step, 2] = b
         record.duels[step, 3] = outcome
-    return outcome
+
+
+def next_context_compiled(environment, environment_rng, step):
+    """The context of round ``step`` (0-based) of a kernel call; from the kernels only.
+
+    One uniform of ``environment_rng`` for
+    :class:`~cdbandits.linear_duels.environments.EnvironmentArrays`, ``context_ids[step]``
+    for :class:`~cdbandits.linear_duels.environments.ScheduleArrays`.
+    """
+    raise TypeError("next_context_compiled is called from numba kernels only")
+
+
+@overload(next_context_compiled)
+def _next_context_overload(environment, environment_rng, step):
+    if _is_schedule(environment):
+        return lambda environment, environment_rng, step: environment.context_ids[step]
+    return lambda environment, environment_rng, step: draw_context_compiled(
+        environment.cumulative, environment_rng.random()
+    )
+
+
+def _is_schedule(environment_type: types.Type) -> bool:
+    """Whether numba's type of a kernel's ``environment`` is :class:`ScheduleArrays`."""
+    return getattr(environment_type, "instance_class", None) is ScheduleArrays
+
+
+def _check_schedule(
+    schedule: ScheduleArrays, environment_rng: np.random.Generator | None, n_rounds: int
+) -> None:
+    n_contexts, n_arms = schedule.features.shape[:2]
+    if schedule.win.shape != (n_contexts, n_arms, n_arms):
+        raise ValueError(
+            f"win must have shape {(n_contexts, n_arms, n_arms)}; got {schedule.win.shape}"
+        )
+    if schedule.context_ids.shape != (n_rounds,) or schedule.duel_uniforms.shape != (n_rounds,):
+        raise ValueError(
+            f"the schedule must hold the contexts and duel uniforms of the {n_rounds} rounds; "
+            f"got {schedule.context_ids.shape} and {schedule.duel_uniforms.shape}"
+        )
+    if (
+        n_rounds > 0
+        and not 0 <= schedule.context_ids.min() <= schedule.context_ids.max() < n_contexts
+    ):
+        raise ValueError(f"the schedule's context ids must lie in [0, {n_contexts})")
+    if environment_rng is not None:
+        raise ValueError("a schedule draws nothing: pass environment_rng=None")
 
 
 class LinearDuelingAlgorithm(ABC):
@@ -202,16 +279,19 @@ class LinearDuelingAlgorithm(ABC):
 
     def run_compiled(
         self,
-        environment: EnvironmentArrays,
-        environment_rng: np.random.Generator,
+        environment: EnvironmentArrays | ScheduleArrays,
+        environment_rng: np.random.Generator | None,
         n_rounds: int,
         record: RunRecord,
     ) -> None:
         """Play ``n_rounds`` rounds in the numba kernel, continuing from the current state.
 
-        Each round the environment draws the context with one uniform of
-        ``environment_rng`` and the outcome with another, as
-        :func:`~cdbandits.linear_duels.simulation.simulate` does on its Python path.
+        In :class:`~cdbandits.linear_duels.environments.EnvironmentArrays` each round draws
+        the context with one uniform of ``environment_rng`` and the outcome with another, as
+        :func:`~cdbandits.linear_duels.simulation.simulate` does on its Python path. A
+        :class:`~cdbandits.linear_duels.environments.ScheduleArrays` holds the contexts and
+        duel uniforms of exactly these ``n_rounds`` rounds (``environment_rng`` is then
+        None).
         """
         self._check_started()
         if self._selected is not None:
@@ -222,6 +302,8 @@ class LinearDuelingAlgorithm(ABC):
                 f"the environment has {shape[1]} arms of {shape[2]} features; the algorithm "
                 f"was started with {self.n_arms_} and {self.n_features_}"
             )
+        if isinstance(environment, ScheduleArrays):
+            _check_schedule(environment, environment_rng, n_rounds)
         if self.round_ + n_rounds > self.horizon_:
             raise ValueError(f"{n_rounds} more rounds would pass the horizon {self.horizon_}")
         result = self._kernel(
@@ -374,9 +456,3 @@ def learn_compiled(
         fit_mle_compiled(code, differences, signs, n_observations, l2, theta)
         last_fit = t
     return n_observations, last_fit
-
-
-@numba.njit(cache=True)
-def next_context_compiled(environment: EnvironmentArrays, environment_rng: np.random.Generator):
-    """The context of the next round (one uniform of the environment's stream)."""
-    return draw_context_compiled(environment.cumulative, environment_rng.random())

@@ -177,7 +177,7 @@ def _colstim_rounds(
     scratch = np.empty(d)
     for step in range(n_rounds):
         t = start_round + step + 1
-        context = next_context_compiled(environment, environment_rng)
+        context = next_context_compiled(environment, environment_rng, step)
         features = environment.features[context]
         a, b = _colstim_select(
             t, rng, features, theta, gram_inverse, code, tau, threshold, width, noise,

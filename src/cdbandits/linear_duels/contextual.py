@@ -43,9 +43,9 @@ from ..contextual.environments import (
 )
 from ..contextual.policies import PolicyClass
 from ..karmed.context_free import outcome_log
-from .base import LinearDuelingAlgorithm
-from .dbgd import DuelingBanditGradientDescent
-from .environments import LinearDuelingEnvironment
+from .base import LinearDuelingAlgorithm, RunRecord
+from .dbgd import DuelingBanditGradientDescent, dbgd_schedule_rounds
+from .environments import LinearDuelingEnvironment, ScheduleArrays
 from .simulation import LinearSimulationResult
 
 __all__ = [
@@ -212,14 +212,24 @@ def population_duel_log(
     arm_features: NDArray[np.float64],
     horizon: int,
     rng: np.random.Generator,
+    *,
+    compiled: bool = True,
 ) -> DuelLog:
     """Play ``horizon`` rounds of CoLSTIM or MaxInP on a population's own matrices.
 
     The algorithm sees ``arm_features[x]`` (shape ``(K, d)``, e.g. :func:`action_features`)
-    in context ``x`` and plays its NumPy round (:meth:`LinearDuelingAlgorithm.select` /
-    ``update``); ``a`` wins iff the round's duel uniform is below ``(1 + P_x(a, b)) / 2``,
+    in context ``x``; ``a`` wins iff the round's duel uniform is below ``(1 + P_x(a, b)) / 2``,
     whatever the features (no linear model is assumed). ``rng`` is split into the
     environment's stream (:meth:`StochasticEnvironment.draw_schedule`) and the algorithm's.
+    ``compiled`` plays the rounds in the algorithm's numba kernel
+    (:meth:`LinearDuelingAlgorithm.run_compiled` on a :class:`ScheduleArrays`), else in its
+    NumPy round (``select`` / ``update``). Both play the same duels unless two scores tie in
+    exact arithmetic, which BLAS and the kernel's loops may round apart (the caveat of
+    :mod:`cdbandits.linear_duels.base`). With :func:`action_features` such ties are
+    structural in small instances: arms whose blocks were never duelled (an exploration
+    shorter than the default ``d K``), or MaxInP's deterministic pairs balancing the duel
+    counts in 2 to 4 contexts; none was seen with more contexts (tests; 30 seeds of each
+    online environment of the duels family).
     """
     features = _checked_arm_features(population, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
@@ -228,6 +238,16 @@ def population_duel_log(
     )
     algorithm.start(population.n_actions, features.shape[2], algorithm_rng, horizon)
     win = (1.0 + population.matrices) / 2.0
+    if compiled:
+        shape = (population.n_contexts, population.n_actions)
+        record = RunRecord(
+            np.zeros(shape[0]), np.zeros(shape, dtype=np.int64), np.zeros(1),
+            np.empty((horizon, 4), dtype=np.int64),
+        )  # fmt: skip
+        schedule = ScheduleArrays(features, np.ascontiguousarray(win), context_ids, duel_uniforms)
+        algorithm.run_compiled(schedule, None, horizon, record)
+        first, second = record.duels[:, 1], record.duels[:, 2]
+        return schedule_log(population, context_ids, duel_uniforms, first, second)
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
@@ -260,6 +280,8 @@ def dbgd_population_log(
     arm_features: NDArray[np.float64],
     horizon: int,
     rng: np.random.Generator,
+    *,
+    compiled: bool = True,
 ) -> DuelLog:
     """Play ``horizon`` rounds of DBGD on a population whose arms have features.
 
@@ -268,7 +290,11 @@ def dbgd_population_log(
     DBGD's. In context ``x`` the current ranker ``w`` and the candidate ``w'`` each put
     forward their best arm (``argmax_i w . arm_features[x, i]``), the two duel on ``P_x``, and
     the outcome DBGD learns from is ``+1`` when the current ranker's arm won, ``-1`` when the
-    candidate's did, and ``0`` when both put forward the same arm.
+    candidate's did, and ``0`` when both put forward the same arm. ``compiled`` plays the
+    rounds in numba (:func:`~cdbandits.linear_duels.dbgd.dbgd_schedule_rounds`), else in
+    DBGD's NumPy ``select`` / ``update``; both play the same duels (up to the caveat of
+    :func:`population_duel_log`: the scores ``w . x_i`` are summed by BLAS in one, in index
+    order in the other).
     """
     features = _checked_arm_features(population, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
@@ -278,6 +304,16 @@ def dbgd_population_log(
     algorithm.start(features.shape[2], algorithm_rng)
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
+    if compiled:
+        win = np.ascontiguousarray((1.0 + population.matrices) / 2.0)
+        radius = -1.0 if algorithm.radius is None else algorithm.radius
+        algorithm.wins_ = dbgd_schedule_rounds(
+            algorithm.weights_, algorithm.direction_, algorithm.exploration_step,
+            algorithm.learning_rate, radius, algorithm.rng_,
+            ScheduleArrays(features, win, context_ids, duel_uniforms), first, second,
+        )  # fmt: skip
+        algorithm.round_ = horizon
+        return schedule_log(population, context_ids, duel_uniforms, first, second)
     for t in range(horizon):
         arms = features[context_ids[t]]
         current, candidate = algorithm.select()

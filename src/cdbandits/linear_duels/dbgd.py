@@ -61,7 +61,7 @@ from ..letor.duel_kernels import (
 from ..letor.rankers import sort_queries
 from .ranking import RankingEnvironment
 
-__all__ = ["DBGDResult", "DuelingBanditGradientDescent", "simulate_dbgd"]
+__all__ = ["DBGDResult", "DuelingBanditGradientDescent", "dbgd_schedule_rounds", "simulate_dbgd"]
 
 
 def _sequential_norm(vector: NDArray[np.float64]) -> float:
@@ -292,27 +292,77 @@ def _comparisons(environment: RankingEnvironment, rng: np.random.Generator) -> _
 def _dbgd_rounds(weights, direction, step_size, rate, radius, n_rounds, rng, comparisons,
                  environment_rng, n_queries, totals):  # fmt: skip
     """Play ``n_rounds`` DBGD steps; ``totals`` accumulates (regret, candidate wins)."""
-    d = weights.size
-    candidate = np.empty(d)
+    candidate = np.empty(weights.size)
     for _ in range(n_rounds):
-        norm = 0.0
-        for j in range(d):
-            direction[j] = rng.standard_normal()
-        for j in range(d):
-            norm += direction[j] * direction[j]
-        norm = math.sqrt(norm)
-        for j in range(d):
-            direction[j] = direction[j] / norm
-            candidate[j] = weights[j] + step_size * direction[j]
-        _project_compiled(candidate, radius)
+        _propose_compiled(weights, direction, candidate, step_size, radius, rng)
         query = min(int(environment_rng.random() * n_queries), n_queries - 1)
         outcome, regret = _compare_on_query(comparisons, query, weights, candidate)
         totals[0] += regret
         if outcome == -1:
-            for j in range(d):
-                weights[j] = weights[j] + rate * direction[j]
-            _project_compiled(weights, radius)
+            _move_compiled(weights, direction, rate, radius)
             totals[1] += 1.0
+
+
+@numba.njit(cache=True)
+def dbgd_schedule_rounds(weights, direction, step_size, rate, radius, rng, schedule, first,
+                         second):  # fmt: skip
+    """DBGD on a :class:`~cdbandits.linear_duels.environments.ScheduleArrays`, one step per
+    scheduled round; returns the candidate's wins.
+
+    In round ``step``'s context the current ranker and the candidate each put forward their
+    best arm (``first[step]``, ``second[step]``: the first of the highest scores
+    ``w . x_i``); a tie changes nothing, otherwise the candidate's arm winning
+    (``duel_uniforms[step] < win[context, a, b]`` false) moves the ranker. The NumPy
+    counterpart is :func:`cdbandits.linear_duels.contextual.dbgd_population_log` with
+    ``compiled=False``.
+    """
+    candidate = np.empty(weights.size)
+    wins = 0
+    for step in range(schedule.context_ids.size):
+        _propose_compiled(weights, direction, candidate, step_size, radius, rng)
+        context = schedule.context_ids[step]
+        arms = schedule.features[context]
+        a, b = _best_arm(arms, weights), _best_arm(arms, candidate)
+        first[step], second[step] = a, b
+        if a != b and not schedule.duel_uniforms[step] < schedule.win[context, a, b]:
+            _move_compiled(weights, direction, rate, radius)
+            wins += 1
+    return wins
+
+
+@numba.njit(cache=True)
+def _propose_compiled(weights, direction, candidate, step_size, radius, rng):
+    """:meth:`DuelingBanditGradientDescent.select` in numba: a new ``direction`` and
+    ``candidate``."""
+    norm = 0.0
+    for j in range(weights.size):
+        direction[j] = rng.standard_normal()
+    for j in range(weights.size):
+        norm += direction[j] * direction[j]
+    norm = math.sqrt(norm)
+    for j in range(weights.size):
+        direction[j] = direction[j] / norm
+        candidate[j] = weights[j] + step_size * direction[j]
+    _project_compiled(candidate, radius)
+
+
+@numba.njit(cache=True)
+def _move_compiled(weights, direction, rate, radius):
+    for j in range(weights.size):
+        weights[j] = weights[j] + rate * direction[j]
+    _project_compiled(weights, radius)
+
+
+@numba.njit(cache=True)
+def _best_arm(arms, weights):
+    best, best_score = 0, -np.inf
+    for i in range(arms.shape[0]):
+        score = 0.0
+        for j in range(arms.shape[1]):
+            score += arms[i, j] * weights[j]
+        if score > best_score:
+            best, best_score = i, score
+    return best
 
 
 @numba.njit(cache=True)

@@ -39,6 +39,7 @@ __all__ = [
     "EnvironmentArrays",
     "LetorUtility",
     "LinearDuelingEnvironment",
+    "ScheduleArrays",
     "draw_context",
     "draw_context_compiled",
     "duel_outcome_compiled",
@@ -58,6 +59,23 @@ class EnvironmentArrays(NamedTuple):
     utilities: NDArray[np.float64]
     cumulative: NDArray[np.float64]
     link: int
+
+
+class ScheduleArrays(NamedTuple):
+    """An environment whose rounds are drawn in advance, as the kernels read it.
+
+    Round ``step`` of a kernel call (0-based) shows context ``context_ids[step]``, and the duel
+    ``(a, b)`` is won by ``a`` iff ``duel_uniforms[step] < win[context, a, b]``: a
+    :class:`~cdbandits.contextual.environments.ContextPopulation` with its schedule
+    (:meth:`~cdbandits.contextual.environments.StochasticEnvironment.draw_schedule`) and
+    ``win = (1 + P) / 2``, played by the same kernels as :class:`EnvironmentArrays` (no
+    linear model, no utilities: a run records no weak regret).
+    """
+
+    features: NDArray[np.float64]
+    win: NDArray[np.float64]
+    context_ids: NDArray[np.int64]
+    duel_uniforms: NDArray[np.float64]
 
 
 @dataclass(frozen=True)

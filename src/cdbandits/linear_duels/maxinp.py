@@ -181,7 +181,7 @@ def _maxinp_rounds(
     scratch = np.empty(d)
     for step in range(n_rounds):
         t = start_round + step + 1
-        context = next_context_compiled(environment, environment_rng)
+        context = next_context_compiled(environment, environment_rng, step)
         features = environment.features[context]
         a, b = _maxinp_select(
             t, rng, features, theta, gram_inverse, tau, delta, width_scale, candidates,

@@ -24,8 +24,9 @@ or, when it has more than ``components`` of them, its first ``components`` princ
 components (standardised, :func:`cdbandits.linear_duels.environments.principal_components`),
 placed in action ``a``'s block (``K * components`` dimensions: a linear score is one linear
 score of ``z`` per action). They play the population's own matrices ``P_x``
-(:func:`cdbandits.linear_duels.contextual.population_duel_log`, a NumPy round loop, and
-:func:`~cdbandits.linear_duels.contextual.dbgd_population_log`): no linear model holds
+(:func:`cdbandits.linear_duels.contextual.population_duel_log` and
+:func:`~cdbandits.linear_duels.contextual.dbgd_population_log`, numba kernels on the
+population's schedule playing the same duels as their NumPy loops): no linear model holds
 there. The online family's adaptive adversary
 (:class:`cdbandits.contextual.environments.CounterPlayAdversary`) is played round by round
 in :mod:`.adversarial`: its ``P_t`` depends on the learner's past duels in each context, so
