@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from linear_duels_cases import ALGORITHM_NAMES, assert_same_population_runs, random_population
 
+from cdbandits.contextual.duels import round_by_round_log
 from cdbandits.contextual.environments import (
     ContextPopulation,
     CounterPlayAdversary,
@@ -29,7 +30,6 @@ from cdbandits.linear_duels.contextual import (
     environment_duel_log,
     linear_duel_log,
     population_duel_log,
-    round_by_round_log,
 )
 
 #: Context 0 shows arms with utilities (1, 0, -1), context 1 the reverse (theta = 1, d = 1).

@@ -17,6 +17,7 @@ per-round arithmetic, so on a stochastic environment they give identical logs.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from numpy.typing import NDArray
 from ..karmed.base import draw_arm_compiled as draw_action
 from .environments import ContextPopulation, DuelingEnvironment, StochasticEnvironment
 
-__all__ = ["DuelLog", "DuelingAlgorithm", "draw_action", "schedule_log"]
+__all__ = ["DuelLog", "DuelingAlgorithm", "draw_action", "round_by_round_log", "schedule_log"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,37 @@ def schedule_log(
     gains += matrices[context_ids, :, second_actions]
     gains /= 2.0
     return DuelLog(context_ids, first_actions, second_actions, outcomes, gains)
+
+
+def round_by_round_log(
+    environment: DuelingEnvironment,
+    horizon: int,
+    choose: Callable[[int], tuple[int, int]],
+    learn: Callable[[int, int, int], None],
+) -> DuelLog:
+    """Play ``horizon`` rounds on ``environment`` (already reset), one at a time.
+
+    Each round draws the context ``x`` (:meth:`~DuelingEnvironment.next_context`), duels
+    ``(a, b) = choose(x)`` under the round's ``P_t`` and calls ``learn(a, b, r)`` with the
+    outcome ``r`` (``+1`` if ``a`` won, ``-1`` otherwise) before the next round, so an
+    adaptive environment sees every duel before it sets the next ``P_t``. The log's gains are
+    the evaluator's (:meth:`~DuelingEnvironment.gains`).
+    """
+    if horizon < 1:
+        raise ValueError(f"horizon must be at least 1; got {horizon}")
+    context_ids = np.empty(horizon, dtype=np.int64)
+    first = np.empty(horizon, dtype=np.int64)
+    second = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    gains = np.empty((horizon, environment.n_actions))
+    for t in range(horizon):
+        context = environment.next_context()
+        a, b = choose(context)
+        outcome = environment.duel(a, b)
+        learn(a, b, outcome)
+        context_ids[t], first[t], second[t], outcomes[t] = context, a, b, outcome
+        gains[t] = environment.gains(a, b)
+    return DuelLog(context_ids, first, second, outcomes, gains)
 
 
 class DuelingAlgorithm(ABC):
@@ -137,16 +169,11 @@ class DuelingAlgorithm(ABC):
                 second_rng.random(horizon),
             )
         environment.reset(environment_rng)
-        context_ids = np.empty(horizon, dtype=np.int64)
-        first = np.empty(horizon, dtype=np.int64)
-        second = np.empty(horizon, dtype=np.int64)
-        outcomes = np.empty(horizon, dtype=np.int8)
-        gains = np.empty((horizon, environment.n_actions))
-        for t in range(horizon):
-            context = environment.next_context()
-            a, b = self._choose(context, float(first_rng.random()), float(second_rng.random()))
-            outcome = environment.duel(a, b)
-            self._observe(outcome)
-            context_ids[t], first[t], second[t], outcomes[t] = context, a, b, outcome
-            gains[t] = environment.gains(a, b)
-        return DuelLog(context_ids, first, second, outcomes, gains)
+        return round_by_round_log(
+            environment,
+            horizon,
+            lambda context: self._choose(
+                context, float(first_rng.random()), float(second_rng.random())
+            ),
+            lambda a, b, outcome: self._observe(outcome),
+        )

@@ -25,17 +25,15 @@ dimensions): the duel's outcome is then drawn from the context's own matrix ``P_
 They play any :class:`~cdbandits.contextual.environments.DuelingEnvironment` round by
 round as well, an adaptive adversary included, whose ``P_t`` depends on the duels played so
 far (:func:`environment_duel_log`, :func:`dbgd_environment_log`; both through
-:func:`round_by_round_log`, the round loop any learner can use).
+:func:`cdbandits.contextual.duels.round_by_round_log`, the round loop any learner can use).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..contextual.duels import DuelLog, schedule_log
+from ..contextual.duels import DuelLog, round_by_round_log, schedule_log
 from ..contextual.environments import (
     ContextPopulation,
     DuelingEnvironment,
@@ -58,7 +56,6 @@ __all__ = [
     "environment_duel_log",
     "linear_duel_log",
     "population_duel_log",
-    "round_by_round_log",
 ]
 
 
@@ -325,37 +322,6 @@ def dbgd_population_log(
             won = duel_uniforms[t] < (1.0 + population.matrices[context_ids[t], a, b]) / 2.0
             algorithm.update(1 if won else -1)
     return schedule_log(population, context_ids, duel_uniforms, first, second)
-
-
-def round_by_round_log(
-    environment: DuelingEnvironment,
-    horizon: int,
-    choose: Callable[[int], tuple[int, int]],
-    learn: Callable[[int, int, int], None],
-) -> DuelLog:
-    """Play ``horizon`` rounds on ``environment`` (already reset), one at a time.
-
-    Each round draws the context ``x`` (:meth:`~DuelingEnvironment.next_context`), duels
-    ``(a, b) = choose(x)`` under the round's ``P_t`` and calls ``learn(a, b, r)`` with the
-    outcome ``r`` (``+1`` if ``a`` won, ``-1`` otherwise) before the next round, so an
-    adaptive environment sees every duel before it sets the next ``P_t``. The log's gains are
-    the evaluator's (:meth:`~DuelingEnvironment.gains`).
-    """
-    if horizon < 1:
-        raise ValueError(f"horizon must be at least 1; got {horizon}")
-    context_ids = np.empty(horizon, dtype=np.int64)
-    first = np.empty(horizon, dtype=np.int64)
-    second = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
-    gains = np.empty((horizon, environment.n_actions))
-    for t in range(horizon):
-        context = environment.next_context()
-        a, b = choose(context)
-        outcome = environment.duel(a, b)
-        learn(a, b, outcome)
-        context_ids[t], first[t], second[t], outcomes[t] = context, a, b, outcome
-        gains[t] = environment.gains(a, b)
-    return DuelLog(context_ids, first, second, outcomes, gains)
 
 
 def environment_duel_log(

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ...contextual.duels import DuelLog
+from ...contextual.duels import DuelLog, round_by_round_log
 from ...contextual.environments import CounterPlayAdversary
 from ...contextual.oracle import ActionTable, ClassificationOracle
 from ...contextual.policies import PolicyClass
@@ -53,11 +53,7 @@ from ...karmed import make_algorithm as make_karmed
 from ...karmed.base import DuelingBanditAlgorithm
 from ...linear_duels import DuelingBanditGradientDescent
 from ...linear_duels import make_algorithm as make_linear
-from ...linear_duels.contextual import (
-    dbgd_environment_log,
-    environment_duel_log,
-    round_by_round_log,
-)
+from ...linear_duels.contextual import dbgd_environment_log, environment_duel_log
 from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import ExplorationSample, uniform_exploration
 from ...oracle_methods.fpl import SparringFPL
