@@ -6,6 +6,7 @@ from duels_cases import CYCLE, LINEAR
 
 from cdbandits.experiments.duels.environments import (
     build_environment,
+    environment_instance,
     environment_summary,
     read_environment,
     subset_arms,
@@ -14,6 +15,12 @@ from cdbandits.experiments.duels.environments import (
 from cdbandits.experiments.duels.settings import DuelsEnvironment
 
 ATP_HEADER = "tourney_id,winner_name,loser_name,score\n"
+
+ADVERSARY = DuelsEnvironment.from_config(
+    {"name": "adv", "kind": "online", "setting": "adversarial",
+     "parameters": {"n_policies": 20, "n_contexts": 10, "margin": 0.6}},
+    "e",
+)  # fmt: skip
 
 
 def atp_file(path, matches):
@@ -134,30 +141,33 @@ def test_a_contextual_environment_is_its_context_averaged_matrix_drawn_from_the_
     entry = {"name": "ctx", "kind": "contextual", "contexts": 6, "actions": 3, "features": 2,
              "policies": 10}  # fmt: skip
     environment = DuelsEnvironment.from_config(entry, "e")
-    matrix, names = build_environment(environment, [], seed=4)
-    again, _ = build_environment(environment, [], seed=4)
+    instance = environment_instance(environment, seed=4)
+    matrix, names = build_environment(environment, [], instance)
+    again, _ = build_environment(environment, [], environment_instance(environment, seed=4))
     np.testing.assert_array_equal(matrix, again)
     assert names == ("action 0", "action 1", "action 2")
     np.testing.assert_allclose(matrix + matrix.T, 1.0)
-    summary = environment_summary(environment, matrix, names, seed=4)
+    summary = environment_summary(environment, matrix, names, instance)
     assert summary["contextual"]["n_policies"] == 10 and summary["contextual"]["n_contexts"] == 6
-    with pytest.raises(ValueError, match="'ctx' needs the seed"):
+    with pytest.raises(ValueError, match="'ctx' needs its ContextualInstance"):
         build_environment(environment, [])
+    with pytest.raises(ValueError, match="got AdversarialInstance"):
+        environment_summary(environment, matrix, names, environment_instance(ADVERSARY, 4))
 
 
 def test_the_adversary_has_no_winners_and_its_summary_says_what_it_is():
-    entry = {"name": "adv", "kind": "online", "setting": "adversarial",
-             "parameters": {"n_policies": 20, "n_contexts": 10, "margin": 0.6}}  # fmt: skip
-    environment = DuelsEnvironment.from_config(entry, "e")
-    matrix, names = build_environment(environment, [], seed=4)
+    environment = ADVERSARY
+    instance = environment_instance(environment, seed=4)
+    assert environment_instance(DuelsEnvironment("m", "matrix", ("m",), "m"), 4) is None
+    matrix, names = build_environment(environment, [], instance)
     # its P_t before any play: action 1 beats the others by the margin
     np.testing.assert_allclose(matrix[1], [0.8, 0.5, 0.8])
     np.testing.assert_allclose(matrix + matrix.T, 1.0)
-    summary = environment_summary(environment, matrix, names, seed=4)
+    summary = environment_summary(environment, matrix, names, instance)
     assert summary["condorcet_winner"] is None and summary["von_neumann_support"] == {}
     assert summary["copeland_winners"] == [] and summary["n_arms"] == 3
     context = summary["contextual"]
     assert context["adversary"] == "counter-play" and context["margin"] == 0.6
     assert context["von_neumann_winner"] is None and context["n_policies"] == 20
-    with pytest.raises(ValueError, match="'adv' needs the seed"):
+    with pytest.raises(ValueError, match="'adv' needs its AdversarialInstance"):
         build_environment(environment, [])

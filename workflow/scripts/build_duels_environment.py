@@ -1,5 +1,6 @@
 from cdbandits.experiments.duels.environments import (
     build_environment,
+    environment_instance,
     environment_summary,
     write_environment,
 )
@@ -11,9 +12,9 @@ with log_to_file(snakemake.log[0]) as log:
     environment = DuelsEnvironment.from_config(
         snakemake.params.environment, f"duels.environments ({snakemake.wildcards.environment})"
     )
-    seed = snakemake.params.seed
-    matrix, names = build_environment(environment, list(snakemake.input.data), seed)
-    summary = environment_summary(environment, matrix, names, seed)
+    instance = environment_instance(environment, snakemake.params.seed)
+    matrix, names = build_environment(environment, list(snakemake.input.data), instance)
+    summary = environment_summary(environment, matrix, names, instance)
     log.info(
         "%s: K = %d, Condorcet winner %s", environment.name, len(names), summary["condorcet_winner"]
     )

@@ -20,6 +20,7 @@ matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
   no fixed matrix, stands in with its ``P_t`` in a context not yet played
   (:func:`~.adversarial.opening_probabilities`).
 
+:func:`environment_instance` draws a contextual environment once from the master seed;
 :func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
 Copeland winners) for the tables; for the adaptive adversary there are none, and the
 summary says what the adversary is instead (:func:`~.adversarial.adversarial_summary`).
@@ -33,7 +34,7 @@ import os
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -49,11 +50,13 @@ from ...preference import as_skew
 from ...randomness import named_generator
 from ...winners import condorcet_winner, copeland_winners, von_neumann_winner
 from .adversarial import (
+    AdversarialInstance,
     adversarial_summary,
     build_adversarial_instance,
     opening_probabilities,
 )
 from .contextual import (
+    ContextualInstance,
     build_contextual_instance,
     context_averaged_probabilities,
     contextual_summary,
@@ -63,6 +66,7 @@ from .settings import DuelsEnvironment
 __all__ = [
     "PreferenceEnvironment",
     "build_environment",
+    "environment_instance",
     "environment_summary",
     "read_environment",
     "subset_arms",
@@ -70,6 +74,8 @@ __all__ = [
 ]
 
 PreferenceEnvironment = tuple[NDArray[np.float64], tuple[str, ...]]
+
+InstanceT = TypeVar("InstanceT", ContextualInstance, AdversarialInstance)
 
 
 def _probability(
@@ -112,16 +118,34 @@ def _preflib_matrix(path: str | os.PathLike[str]) -> PreferenceEnvironment:
     return q, election.alternatives
 
 
+def environment_instance(
+    environment: DuelsEnvironment, seed: int
+) -> ContextualInstance | AdversarialInstance | None:
+    """The instance a contextual environment is drawn as from the master ``seed``.
+
+    :func:`~.contextual.build_contextual_instance`, or
+    :func:`~.adversarial.build_adversarial_instance` for the adaptive adversary; None for a
+    K-armed environment, which is its matrix. Built once and handed to
+    :func:`build_environment` and :func:`environment_summary` (building it solves the exact
+    winner of the policy class).
+    """
+    if not environment.contextual:
+        return None
+    if environment.adversarial:
+        return build_adversarial_instance(environment, seed)
+    return build_contextual_instance(environment, seed)
+
+
 def build_environment(
     environment: DuelsEnvironment,
     paths: Sequence[str | os.PathLike[str]],
-    seed: int | None = None,
+    instance: ContextualInstance | AdversarialInstance | None = None,
 ) -> PreferenceEnvironment:
     """The probability matrix and arm names of ``environment`` from its data ``paths``.
 
     ``paths`` are the fetched files of ``environment.data``, in that order. A contextual
-    environment reads none and is drawn from the master ``seed``; its matrix is the
-    context-averaged one, which the K-armed algorithms meet (:mod:`.contextual`).
+    environment reads none: its matrix is the context-averaged one of its ``instance``
+    (:func:`environment_instance`), which the K-armed algorithms meet (:mod:`.contextual`).
     """
     if len(paths) != len(environment.data):
         raise ValueError(
@@ -129,11 +153,12 @@ def build_environment(
             f"got {len(paths)}"
         )
     if environment.adversarial:
-        q = opening_probabilities(build_adversarial_instance(environment, _seed(environment, seed)))
+        q = opening_probabilities(_instance_of(environment, instance, AdversarialInstance))
         return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.contextual:
-        instance = build_contextual_instance(environment, _seed(environment, seed))
-        q = context_averaged_probabilities(instance)
+        q = context_averaged_probabilities(
+            _instance_of(environment, instance, ContextualInstance)
+        )
         return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.kind == "matrix":
         q = _probability(load_matrix(paths[0]))
@@ -163,39 +188,47 @@ def subset_arms(
     return np.sort(rng.choice(n_arms, size=environment.arms, replace=False)).astype(np.int64)
 
 
-def _seed(environment: DuelsEnvironment, seed: int | None) -> int:
-    if seed is None:
-        raise ValueError(f"the contextual environment {environment.name!r} needs the seed")
-    return seed
+def _instance_of(
+    environment: DuelsEnvironment,
+    instance: ContextualInstance | AdversarialInstance | None,
+    kind: type[InstanceT],
+) -> InstanceT:
+    if not isinstance(instance, kind):
+        raise ValueError(
+            f"the contextual environment {environment.name!r} needs its {kind.__name__} "
+            f"(environment_instance(environment, seed)); got {type(instance).__name__}"
+        )
+    return instance
 
 
 def environment_summary(
     environment: DuelsEnvironment,
     matrix: NDArray[np.float64],
     names: Sequence[str],
-    seed: int | None = None,
+    instance: ContextualInstance | AdversarialInstance | None = None,
 ) -> dict[str, Any]:
     """What the tables say about an environment: K, its winners, where it comes from.
 
-    For a contextual environment (drawn from ``seed``) the winners are those of the
-    context-averaged matrix, and :func:`~.contextual.contextual_summary` is added under
-    ``contextual``. The adaptive adversary has no winners (its matrix moves with the
-    learner): :func:`~.adversarial.adversarial_summary` goes under ``contextual``.
+    For a contextual environment (its ``instance``: :func:`environment_instance`) the
+    winners are those of the context-averaged matrix, and
+    :func:`~.contextual.contextual_summary` is added under ``contextual``. The adaptive
+    adversary has no winners (its matrix moves with the learner):
+    :func:`~.adversarial.adversarial_summary` goes under ``contextual``.
     """
     if environment.adversarial:
-        instance = build_adversarial_instance(environment, _seed(environment, seed))
+        adversary = _instance_of(environment, instance, AdversarialInstance)
         return {
             "environment": environment.name,
             "title": environment.title,
             "kind": environment.kind,
             "data": [],
-            "n_arms": instance.n_actions,
-            "arms_per_seed": instance.n_actions,
+            "n_arms": adversary.n_actions,
+            "arms_per_seed": adversary.n_actions,
             "subset": False,
             "condorcet_winner": None,
             "von_neumann_support": {},
             "copeland_winners": [],
-            "contextual": adversarial_summary(instance) | {"horizon": environment.horizon},
+            "contextual": adversarial_summary(adversary) | {"horizon": environment.horizon},
         }
     skew = as_skew(matrix, "probability")
     winner = condorcet_winner(skew)
@@ -204,7 +237,7 @@ def environment_summary(
     contextual = None
     if environment.contextual:
         contextual = contextual_summary(
-            build_contextual_instance(environment, _seed(environment, seed))
+            _instance_of(environment, instance, ContextualInstance)
         ) | {"horizon": environment.horizon}
     return {
         "environment": environment.name,

@@ -36,19 +36,9 @@ from ...karmed import make_algorithm, simulate
 from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
 from ...randomness import named_generator
-from .adversarial import (
-    AdversarialInstance,
-    adversarial_log,
-    adversarial_regret,
-    build_adversarial_instance,
-)
-from .contextual import (
-    ContextualInstance,
-    build_contextual_instance,
-    contextual_log,
-    contextual_regret,
-)
-from .environments import PreferenceEnvironment, subset_arms
+from .adversarial import AdversarialInstance, adversarial_log, adversarial_regret
+from .contextual import ContextualInstance, contextual_log, contextual_regret
+from .environments import PreferenceEnvironment, environment_instance, subset_arms
 from .settings import DuelsSweep, Task
 
 __all__ = [
@@ -125,8 +115,7 @@ def run_task(
     """One run: its regret at every checkpoint and its timing row.
 
     ``environment`` is the matrix of a K-armed environment or the instance of a contextual
-    one (:func:`~.contextual.build_contextual_instance`,
-    :func:`~.adversarial.build_adversarial_instance` for the adaptive adversary).
+    one (:func:`~.environments.environment_instance`).
     """
     if isinstance(environment, ContextualInstance | AdversarialInstance):
         regret, seconds, n_arms, horizon = _run_contextual(sweep, task, environment, seed)
@@ -186,21 +175,16 @@ def run_duels_shard(
     if missing:
         raise ValueError(f"the matrices of the environments {missing} were not given")
     tasks = sweep.shard_tasks(shard)
-    instances: dict[str, ContextualInstance | AdversarialInstance] = {}
+    instances: dict[str, ContextualInstance | AdversarialInstance | None] = {}
     regrets, timings = [], []
     for number, task in enumerate(tasks, start=1):
         settings = sweep.environment(task.environment)
         if settings.contextual:
             if task.environment not in instances:
-                build = (
-                    build_adversarial_instance
-                    if settings.adversarial
-                    else build_contextual_instance
-                )
-                instances[task.environment] = build(settings, seed)
-            played: PreferenceEnvironment | ContextualInstance | AdversarialInstance = instances[
-                task.environment
-            ]
+                instances[task.environment] = environment_instance(settings, seed)
+            instance = instances[task.environment]
+            assert instance is not None  # a contextual environment has one
+            played: PreferenceEnvironment | ContextualInstance | AdversarialInstance = instance
         else:
             played = environments[task.environment]
         regret, timing = run_task(sweep, task, played, seed)
