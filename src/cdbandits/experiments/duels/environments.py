@@ -156,9 +156,7 @@ def build_environment(
         q = opening_probabilities(_instance_of(environment, instance, AdversarialInstance))
         return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.contextual:
-        q = context_averaged_probabilities(
-            _instance_of(environment, instance, ContextualInstance)
-        )
+        q = context_averaged_probabilities(_instance_of(environment, instance, ContextualInstance))
         return q, tuple(f"action {i}" for i in range(q.shape[0]))
     if environment.kind == "matrix":
         q = _probability(load_matrix(paths[0]))
@@ -236,9 +234,9 @@ def environment_summary(
     support = np.flatnonzero(vnw.weights > 1e-9)
     contextual = None
     if environment.contextual:
-        contextual = contextual_summary(
-            _instance_of(environment, instance, ContextualInstance)
-        ) | {"horizon": environment.horizon}
+        contextual = contextual_summary(_instance_of(environment, instance, ContextualInstance)) | {
+            "horizon": environment.horizon
+        }
     return {
         "environment": environment.name,
         "title": environment.title,
