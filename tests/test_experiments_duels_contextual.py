@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from duels_cases import check_sparring_exp4p_uses_the_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from duels_cases import check_sparring_exp4p_uses_the_context
 from per_query_file import write_per_query_file
 
 from cdbandits.contextual.duels import schedule_log

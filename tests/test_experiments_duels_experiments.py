@@ -5,6 +5,9 @@ import pandas as pd
 import pytest
 from duels_cases import SEED, sweep_config, tiny_environments, tiny_sweep
 
+from cdbandits.contextual.regret import policy_matrix
+from cdbandits.experiments.duels.contextual import winner_record
+from cdbandits.experiments.duels.environments import environment_instance
 from cdbandits.experiments.duels.experiments import (
     REGRET_COLUMNS,
     TIMING_COLUMNS,
@@ -12,9 +15,6 @@ from cdbandits.experiments.duels.experiments import (
     run_duels_shard,
     run_task,
 )
-from cdbandits.contextual.regret import policy_matrix
-from cdbandits.experiments.duels.contextual import winner_record
-from cdbandits.experiments.duels.environments import environment_instance
 from cdbandits.experiments.duels.settings import DuelsSweep, Task
 from cdbandits.experiments.duels.tables import combine_duels_shards
 from cdbandits.karmed import make_algorithm, regret_table, simulate

@@ -36,8 +36,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Mapping
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
