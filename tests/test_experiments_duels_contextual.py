@@ -206,8 +206,9 @@ def test_the_certificate_check_is_the_policy_matrix_one_on_any_mixture(seed):
     full[support] = weights
     exploitability = (matrix.T @ full[distinct]).min()
     if exploitability < -1e-9:
-        with pytest.raises(ValueError, match="not a von Neumann winner of this instance"):
+        with pytest.raises(ValueError, match="not a von Neumann winner of this instance") as error:
             stored_winner(record, instance.population, actions)
+        assert f"beats it by {-exploitability:.3g} " in str(error.value)
     else:
         winner = stored_winner(record, instance.population, actions)
         assert winner.winner.exploitability == pytest.approx(exploitability, abs=1e-12)
