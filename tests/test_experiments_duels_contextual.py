@@ -1,20 +1,26 @@
 """The contextual environments of the duels sweep (cdbandits.experiments.duels.contextual)."""
 
+import json
 import math
 from dataclasses import replace
 
 import numpy as np
 import pytest
 from duels_cases import check_sparring_exp4p_uses_the_context
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from per_query_file import write_per_query_file
 
 from cdbandits.contextual.duels import schedule_log
+from cdbandits.contextual.regret import policy_matrix
 from cdbandits.experiments.duels.contextual import (
     build_contextual_instance,
     contextual_instance,
     contextual_log,
     contextual_regret,
     contextual_summary,
+    stored_winner,
+    winner_record,
 )
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS
 from cdbandits.experiments.duels.settings import DuelsEnvironment as Settings
@@ -157,3 +163,75 @@ def test_on_the_online_synthetic_environment_sparring_exp4p_uses_the_context():
     check_sparring_exp4p_uses_the_context(
         instance, 20_000, ("sparring_exp3_karmed",), linear=0.09, learning=0.07
     )
+
+
+def _per_query_instance(tmp_path):
+    rng = np.random.default_rng(5)
+    upper = np.triu(rng.uniform(-0.5, 0.5, size=(12, 4, 4)), 1)
+    path = write_per_query_file(tmp_path / "q.npz", upper - upper.transpose(0, 2, 1))
+    return build_contextual_instance(_online("mslr", matrices=str(path), n_bins=2), seed=1)
+
+
+def test_a_stored_winner_gives_the_same_instance_without_the_lp(tmp_path):
+    for instance in (build_contextual_instance(_small(), 4), _per_query_instance(tmp_path)):
+        record = json.loads(json.dumps(winner_record(instance.winner)))
+        winner = stored_winner(record, instance.population, instance.table.actions)
+        np.testing.assert_array_equal(winner.policy_weights, instance.winner.policy_weights)
+        np.testing.assert_array_equal(winner.support, instance.winner.support)
+        np.testing.assert_array_equal(winner.winner.weights, instance.winner.winner.weights)
+        assert winner.distinct_policies == instance.winner.distinct_policies
+        assert winner.winner.solver == instance.winner.winner.solver
+        # the certificate without the policy matrix is min_rho (M^T w)(rho), by the matrix
+        assert winner.winner.exploitability >= -1e-9
+        _, first = np.unique(instance.table.actions.T, axis=0, return_index=True)
+        distinct = instance.table.actions[:, np.sort(first)]
+        by_matrix = policy_matrix(instance.population, distinct).T @ winner.winner.weights
+        assert winner.winner.exploitability == pytest.approx(by_matrix.min(), abs=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_certificate_check_is_the_policy_matrix_one_on_any_mixture(seed):
+    instance = build_contextual_instance(_small(), 4)
+    actions = instance.table.actions
+    _, first = np.unique(actions.T, axis=0, return_index=True)
+    distinct = np.sort(first)
+    rng = np.random.default_rng(seed)
+    support = np.sort(rng.choice(distinct, size=min(3, distinct.size), replace=False))
+    weights = rng.dirichlet(np.ones(support.size))
+    record = winner_record(instance.winner) | {
+        "support": support.tolist(), "weights": weights.tolist()}  # fmt: skip
+    matrix = policy_matrix(instance.population, actions[:, distinct])
+    full = np.zeros(actions.shape[1])
+    full[support] = weights
+    exploitability = (matrix.T @ full[distinct]).min()
+    if exploitability < -1e-9:
+        with pytest.raises(ValueError, match="not a von Neumann winner of this instance") as error:
+            stored_winner(record, instance.population, actions)
+        assert f"beats it by {-exploitability:.3g} " in str(error.value)
+    else:
+        winner = stored_winner(record, instance.population, actions)
+        assert winner.winner.exploitability == pytest.approx(exploitability, abs=1e-12)
+
+
+def test_a_stored_winner_that_does_not_fit_is_refused():
+    instance = build_contextual_instance(_small(), 4)
+    record = winner_record(instance.winner)
+    population, actions = instance.population, instance.table.actions
+    with pytest.raises(ValueError, match=r"it is for 21 policies .*the class has 20"):
+        stored_winner(record | {"n_policies": 21}, population, actions)
+    with pytest.raises(ValueError, match="not a distribution"):
+        stored_winner(record | {"weights": [0.5] * len(record["support"])}, population, actions)
+    clones = np.setdiff1d(np.arange(20), np.unique(actions.T, axis=0, return_index=True)[1])
+    if clones.size:
+        with pytest.raises(ValueError, match="not a set of distinct policies"):
+            stored_winner(record | {"support": [int(clones[0])], "weights": [1.0]}, population,
+                          actions)  # fmt: skip
+    # the distinct policy that some policy beats by the most: its certificate fails
+    _, first = np.unique(actions.T, axis=0, return_index=True)
+    distinct = np.sort(first)
+    matrix = policy_matrix(population, actions[:, distinct])
+    losing = int(distinct[np.argmin(matrix.min(axis=1))])
+    assert matrix.min() < -1e-9
+    with pytest.raises(ValueError, match="not a von Neumann winner"):
+        stored_winner(record | {"support": [losing], "weights": [1.0]}, population, actions)

@@ -8,9 +8,12 @@ from cdbandits.experiments.duels.environments import (
     build_environment,
     environment_instance,
     environment_summary,
+    has_population,
     read_environment,
+    read_winner,
     subset_arms,
     write_environment,
+    write_winner,
 )
 from cdbandits.experiments.duels.settings import DuelsEnvironment
 
@@ -171,3 +174,27 @@ def test_the_adversary_has_no_winners_and_its_summary_says_what_it_is():
     assert context["von_neumann_winner"] is None and context["n_policies"] == 20
     with pytest.raises(ValueError, match="'adv' needs its AdversarialInstance"):
         build_environment(environment, [])
+
+
+def test_a_stored_winner_rebuilds_the_same_environment_and_summary(tmp_path):
+    entry = {"name": "ctx", "kind": "contextual", "contexts": 6, "actions": 3, "features": 2,
+             "policies": 10}  # fmt: skip
+    environment = DuelsEnvironment.from_config(entry, "e")
+    assert has_population(environment) and not has_population(ADVERSARY)
+    solved = environment_instance(environment, seed=4)
+    write_winner(tmp_path / "ctx.json", solved)
+    checked = environment_instance(environment, 4, read_winner(tmp_path / "ctx.json"))
+    np.testing.assert_array_equal(checked.distributions, solved.distributions)
+    matrix, names = build_environment(environment, [], solved)
+    assert environment_summary(environment, matrix, names, checked) == environment_summary(
+        environment, matrix, names, solved
+    )
+
+
+def test_a_malformed_winner_file_is_refused_by_name(tmp_path):
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match=r"bad.json: not JSON"):
+        read_winner(tmp_path / "bad.json")
+    (tmp_path / "short.json").write_text('{"support": [0]}')
+    with pytest.raises(ValueError, match=r"short.json: a winner record needs the fields"):
+        read_winner(tmp_path / "short.json")

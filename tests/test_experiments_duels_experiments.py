@@ -5,6 +5,9 @@ import pandas as pd
 import pytest
 from duels_cases import SEED, sweep_config, tiny_environments, tiny_sweep
 
+from cdbandits.contextual.regret import policy_matrix
+from cdbandits.experiments.duels.contextual import winner_record
+from cdbandits.experiments.duels.environments import environment_instance
 from cdbandits.experiments.duels.experiments import (
     REGRET_COLUMNS,
     TIMING_COLUMNS,
@@ -124,6 +127,23 @@ def test_a_contextual_environment_runs_every_algorithm_in_the_same_tables():
     unsharded = DuelsSweep.from_config(config | {"shards": 1})
     single, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments())
     pd.testing.assert_frame_equal(regret, combine_duels_shards([single]))
+    # with the winner solved once elsewhere (checked, not solved again): the same tables
+    settings = unsharded.environment("ctx")
+    winners = {"ctx": winner_record(environment_instance(settings, SEED).winner)}
+    stored, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments(), winners)
+    pd.testing.assert_frame_equal(stored, single)
+    beaten = winners["ctx"] | {"weights": [1.0], "support": [_beaten_policy(settings)]}
+    with pytest.raises(ValueError, match="not a von Neumann winner"):
+        run_duels_shard(unsharded, SEED, 0, tiny_environments(), {"ctx": beaten})
+
+
+def _beaten_policy(settings):
+    """The distinct policy of the class that another one beats by the most."""
+    instance = environment_instance(settings, SEED)
+    _, first = np.unique(instance.table.actions.T, axis=0, return_index=True)
+    distinct = np.sort(first)
+    matrix = policy_matrix(instance.population, instance.table.actions[:, distinct])
+    return int(distinct[np.argmin(matrix.min(axis=1))])
 
 
 ADVERSARIAL = {"name": "adv", "kind": "online", "setting": "adversarial", "horizon": 100,

@@ -55,8 +55,13 @@ def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds()
     assert {type(e.online).environment for e in contextual if e.online} == {
         "synthetic",
         "supervised",
+        "mslr",
         "adversarial",
     }
+    # every population to T = 10^5 but MSLR per query (10^4 for its cost, see the config)
+    horizons = {e.name: sweep.horizon_for("rucb", 2, e) for e in contextual}
+    assert horizons.pop("online_mslr") == 10_000 and horizons.pop("online_adversarial") == 10_000
+    assert set(horizons.values()) == {100_000}
     assert (
         len(sweep.tasks())
         == (

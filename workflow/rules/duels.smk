@@ -16,10 +16,39 @@ include: "duels_common.smk"
 DUELS_CATEGORY = "Dueling-bandit algorithms on real data"
 
 
+# The exact winner of a contextual population's policy class, solved once per run (an LP
+# over up to thousands of distinct policies); the jobs that draw the instance again check
+# its certificate instead.
+rule solve_duels_winner:
+    input:
+        files=duels_environment_files,
+        library=DUELS_LIBRARY["environments"],
+    output:
+        winner="results/duels/winners/{environment}.json",
+    params:
+        environment=lambda wildcards: DUELS_ENTRIES[wildcards.environment],
+        seed=config["seed"],
+    wildcard_constraints:
+        environment="|".join(DUELS_POPULATION_NAMES),
+    log:
+        "results/logs/solve_duels_winner/{environment}.log",
+    benchmark:
+        "results/benchmarks/solve_duels_winner/{environment}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/solve_duels_winner.py"
+
+
 rule build_duels_environment:
     input:
         data=duels_environment_data,
         files=duels_environment_files,
+        winner=duels_environment_winner,
         library=DUELS_LIBRARY["environments"],
     output:
         matrix=report(
@@ -54,6 +83,7 @@ rule run_duels_shard:
         ),
         # the online environments' files, read when a shard builds their instance
         files=sorted({path for paths in DUELS_ENVIRONMENT_FILES.values() for path in paths}),
+        winners=expand(rules.solve_duels_winner.output.winner, environment=DUELS_POPULATION_NAMES),
         library=DUELS_LIBRARY["experiments"],
     output:
         regret="results/duels/shards/regret-{shard}.csv",

@@ -2,6 +2,7 @@
 # duels config parsed and checked once, the parameters of each job, the data each
 # environment reads and the library sources.
 from cdbandits.experiments.duels.figures import FIGURE_NAMES as DUELS_FIGURE_NAMES  # noqa: E402
+from cdbandits.experiments.duels.environments import has_population  # noqa: E402
 from cdbandits.experiments.duels.settings import DuelsSweep  # noqa: E402
 
 DUELS = config["duels"]
@@ -20,6 +21,10 @@ if _unknown_data:
     )
 
 DUELS_ENVIRONMENT_NAMES = [environment.name for environment in DUELS_SWEEP.environments]
+# The contextual populations, whose exact winner rule solve_duels_winner solves once.
+DUELS_POPULATION_NAMES = [
+    environment.name for environment in DUELS_SWEEP.environments if has_population(environment)
+]
 DUELS_ENTRIES = {entry["name"]: entry for entry in DUELS["environments"]}
 # The keys of the sweep (the shards and the summaries); not the environments' recipes,
 # which only the build rule reads, nor the shards' runtime.
@@ -49,3 +54,10 @@ def duels_environment_data(wildcards):
 def duels_environment_files(wildcards):
     """The workflow's files an environment reads besides its data (none for most)."""
     return DUELS_ENVIRONMENT_FILES[wildcards.environment]
+
+
+def duels_environment_winner(wildcards):
+    """The stored exact winner of a contextual population (none for other environments)."""
+    if wildcards.environment not in DUELS_POPULATION_NAMES:
+        return []
+    return expand(rules.solve_duels_winner.output.winner, environment=wildcards.environment)

@@ -55,6 +55,7 @@ regret are NaN (no single matrix).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +95,7 @@ from ...oracle_methods.explore_exploit import explore_then_exploit
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.theory import explore_exploit_rounds
 from ...randomness import named_generator
+from ...winners import CERTIFICATE_TOL, VonNeumannWinner
 from ..online.experiments import build_instance
 from ..online.settings import OnlineSetting
 from .settings import DuelsEnvironment
@@ -112,6 +114,8 @@ __all__ = [
     "explore_rounds",
     "online_arm_features",
     "sparring_exp4p",
+    "stored_winner",
+    "winner_record",
 ]
 
 #: Failure probability of SparringEXP4.P and of explore-then-exploit's ``m``.
@@ -152,10 +156,16 @@ class ContextualInstance:
     arm_features: NDArray[np.float64]
 
 
-def build_contextual_instance(settings: DuelsEnvironment, seed: int) -> ContextualInstance:
-    """The environment, class, oracle and exact winner of a contextual or online ``settings``."""
+def build_contextual_instance(
+    settings: DuelsEnvironment, seed: int, winner: Mapping[str, Any] | None = None
+) -> ContextualInstance:
+    """The environment, class, oracle and exact winner of a contextual or online ``settings``.
+
+    ``winner``: the :func:`winner_record` of an earlier build of the same instance; its
+    certificate is checked (:func:`stored_winner`) instead of solving the LP again.
+    """
     if settings.kind == "online":
-        return build_online_instance(settings, seed)
+        return build_online_instance(settings, seed, winner)
     if settings.kind != "contextual":
         raise ValueError(f"environment {settings.name!r} is a {settings.kind} environment")
     assert settings.contexts and settings.actions and settings.features and settings.policies
@@ -171,19 +181,23 @@ def build_contextual_instance(settings: DuelsEnvironment, seed: int) -> Contextu
         settings.policies,
         named_generator(seed, "duels", settings.name, "policies"),
     )
-    return contextual_instance(environment, policy_class)
+    return contextual_instance(environment, policy_class, winner)
 
 
 def contextual_instance(
-    environment: LinearDuelingEnvironment, policy_class: ArmScorePolicies
+    environment: LinearDuelingEnvironment,
+    policy_class: ArmScorePolicies,
+    winner: Mapping[str, Any] | None = None,
 ) -> ContextualInstance:
     """The instance of a given environment and (unfitted) policy class."""
     population = as_population(environment)
     policy_class.fit(population.features)
-    return _instance(environment, population, policy_class, environment.features)
+    return _instance(environment, population, policy_class, environment.features, winner)
 
 
-def build_online_instance(settings: DuelsEnvironment, seed: int) -> ContextualInstance:
+def build_online_instance(
+    settings: DuelsEnvironment, seed: int, winner: Mapping[str, Any] | None = None
+) -> ContextualInstance:
     """The online family's instance of an ``"online"`` ``settings`` (module docstring).
 
     The population and fitted class are those of
@@ -202,7 +216,7 @@ def build_online_instance(settings: DuelsEnvironment, seed: int) -> ContextualIn
     arm_features = online_arm_features(
         online.population.features, online.population.n_actions, settings.components
     )
-    return _instance(None, online.population, online.policy_class, arm_features)
+    return _instance(None, online.population, online.policy_class, arm_features, winner)
 
 
 def online_arm_features(
@@ -220,9 +234,13 @@ def _instance(
     population: ContextPopulation,
     policy_class: PolicyClass,
     arm_features: NDArray[np.float64],
+    record: Mapping[str, Any] | None = None,
 ) -> ContextualInstance:
     table = policy_class.action_table(population.features)
-    winner = contextual_von_neumann_winner(population, table.actions)
+    if record is None:
+        winner = contextual_von_neumann_winner(population, table.actions)
+    else:
+        winner = stored_winner(record, population, table.actions)
     return ContextualInstance(
         environment=environment,
         population=population,
@@ -234,6 +252,77 @@ def _instance(
             table.actions, winner.policy_weights, population.n_actions
         ),
         arm_features=arm_features,
+    )
+
+
+def winner_record(winner: ContextualVonNeumannWinner) -> dict[str, Any]:
+    """What :func:`stored_winner` needs of an exact winner ``W``, as JSON types: its support
+    in the class and weights, the number of distinct policies, and the LP's solver, status
+    and exploitability (its certificate)."""
+    return {
+        "support": [int(policy) for policy in winner.support],
+        "weights": [float(winner.policy_weights[policy]) for policy in winner.support],
+        "n_policies": int(winner.policy_weights.size),
+        "distinct_policies": winner.distinct_policies,
+        "exploitability": float(winner.winner.exploitability),
+        "solver": winner.winner.solver,
+        "status": winner.winner.status,
+    }
+
+
+def stored_winner(
+    record: Mapping[str, Any], population: ContextPopulation, actions: NDArray[np.uint8]
+) -> ContextualVonNeumannWinner:
+    """The winner a :func:`winner_record` holds, its certificate checked on this instance.
+
+    The check needs no LP and no policy matrix: ``(M^T w)(rho) = sum_x p(x) (d_x^T P_x)
+    (rho(x))`` (``d_x`` the action distribution of ``w`` in context ``x``) for every policy
+    ``rho`` of the class, and ``w`` is a von Neumann winner exactly when the smallest of these
+    is ``>= -CERTIFICATE_TOL``. Raises if the record does not fit the class (its size, its
+    distinct policies, weights on one policy of each set of clones, a distribution) or fails
+    the check: it was computed for another instance.
+    """
+    n_contexts, n_policies = actions.shape
+    support = np.asarray(record["support"], dtype=np.int64)
+    weights = np.asarray(record["weights"], dtype=np.float64)
+    _, first_index = np.unique(actions.T, axis=0, return_index=True)
+    representatives = np.sort(first_index)
+    problems = []
+    if record["n_policies"] != n_policies or record["distinct_policies"] != representatives.size:
+        problems.append(
+            f"it is for {record['n_policies']} policies ({record['distinct_policies']} "
+            f"distinct); the class has {n_policies} ({representatives.size} distinct)"
+        )
+    elif support.shape != weights.shape or not np.isin(support, representatives).all():
+        problems.append("its support is not a set of distinct policies of the class")
+    elif (weights <= 0).any() or abs(weights.sum() - 1.0) > 1e-9:
+        problems.append("its weights are not a distribution")
+    if problems:
+        raise ValueError(f"the stored winner does not fit this instance: {problems[0]}")
+    policy_weights = np.zeros(n_policies)
+    policy_weights[support] = weights
+    distributions = mixture_action_distributions(actions, policy_weights, population.n_actions)
+    gains = np.einsum("xa,xab->xb", distributions, population.matrices)
+    exploitability = float(
+        (population.probabilities @ gains[np.arange(n_contexts)[:, None], actions]).min()
+    )
+    if exploitability < -CERTIFICATE_TOL:
+        raise ValueError(
+            f"the stored winner is not a von Neumann winner of this instance: a policy beats "
+            f"it by {-exploitability:.3g} > {CERTIFICATE_TOL:g}"
+        )
+    distinct_weights = policy_weights[representatives]
+    return ContextualVonNeumannWinner(
+        policy_weights=policy_weights,
+        support=support,
+        distinct_policies=int(representatives.size),
+        winner=VonNeumannWinner(
+            weights=distinct_weights,
+            support=np.flatnonzero(distinct_weights > 0).astype(np.int64),
+            exploitability=exploitability,
+            solver=str(record["solver"]),
+            status=str(record["status"]),
+        ),
     )
 
 

@@ -21,6 +21,9 @@ matrix ``Q[i, j] = Pr(i beats j)`` with arm names:
   (:func:`~.adversarial.opening_probabilities`).
 
 :func:`environment_instance` draws a contextual environment once from the master seed;
+:func:`write_winner` / :func:`read_winner` store the exact winner of a population's policy
+class (its weights and certificate, :func:`~.contextual.winner_record`) so that the jobs
+that draw the same instance again check it instead of solving the LP again;
 :func:`environment_summary` describes the matrix (Condorcet winner, von Neumann winner,
 Copeland winners) for the tables; for the adaptive adversary there are none, and the
 summary says what the adversary is instead (:func:`~.adversarial.adversarial_summary`).
@@ -30,9 +33,10 @@ header and index.
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -43,7 +47,7 @@ from numpy.typing import NDArray
 from ...comparisons.counts import count_pairs
 from ...comparisons.logs import LOG_PRESETS, read_logs
 from ...comparisons.preflib import pairwise_margins, read_preflib
-from ...files import write_csv
+from ...files import write_csv, write_json
 from ...matrix_io import load_matrix
 from ...preference import Convention as MatrixConvention
 from ...preference import as_skew
@@ -60,6 +64,7 @@ from .contextual import (
     build_contextual_instance,
     context_averaged_probabilities,
     contextual_summary,
+    winner_record,
 )
 from .settings import DuelsEnvironment
 
@@ -68,9 +73,12 @@ __all__ = [
     "build_environment",
     "environment_instance",
     "environment_summary",
+    "has_population",
     "read_environment",
+    "read_winner",
     "subset_arms",
     "write_environment",
+    "write_winner",
 ]
 
 PreferenceEnvironment = tuple[NDArray[np.float64], tuple[str, ...]]
@@ -118,22 +126,29 @@ def _preflib_matrix(path: str | os.PathLike[str]) -> PreferenceEnvironment:
     return q, election.alternatives
 
 
+def has_population(environment: DuelsEnvironment) -> bool:
+    """Whether ``environment`` is a contextual population with an exact winner (contextual
+    or online, not the adaptive adversary)."""
+    return environment.contextual and not environment.adversarial
+
+
 def environment_instance(
-    environment: DuelsEnvironment, seed: int
+    environment: DuelsEnvironment, seed: int, winner: Mapping[str, Any] | None = None
 ) -> ContextualInstance | AdversarialInstance | None:
     """The instance a contextual environment is drawn as from the master ``seed``.
 
     :func:`~.contextual.build_contextual_instance`, or
     :func:`~.adversarial.build_adversarial_instance` for the adaptive adversary; None for a
     K-armed environment, which is its matrix. Built once and handed to
-    :func:`build_environment` and :func:`environment_summary` (building it solves the exact
-    winner of the policy class).
+    :func:`build_environment` and :func:`environment_summary`. Building it solves the exact
+    winner of the policy class, unless ``winner`` (:func:`read_winner`) holds it: then its
+    certificate is checked on the instance (:func:`~.contextual.stored_winner`).
     """
     if not environment.contextual:
         return None
     if environment.adversarial:
         return build_adversarial_instance(environment, seed)
-    return build_contextual_instance(environment, seed)
+    return build_contextual_instance(environment, seed, winner)
 
 
 def build_environment(
@@ -262,6 +277,25 @@ def write_environment(
         index=True,
         index_label="arm",
     )
+
+
+def write_winner(path: str | os.PathLike[str], instance: ContextualInstance) -> None:
+    """The exact winner of ``instance`` as JSON (:func:`~.contextual.winner_record`)."""
+    write_json(path, winner_record(instance.winner))
+
+
+def read_winner(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The record :func:`write_winner` wrote; raises, naming the file, unless it has every
+    field. Its fit to an instance is checked when the instance is built with it."""
+    with open(path, encoding="utf-8") as handle:
+        try:
+            record = json.load(handle)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not JSON ({error})") from None
+    fields = {"support", "weights", "n_policies", "distinct_policies", "solver", "status"}
+    if not isinstance(record, dict) or not fields <= set(record):
+        raise ValueError(f"{path}: a winner record needs the fields {sorted(fields)}")
+    return record
 
 
 def read_environment(path: str | os.PathLike[str]) -> PreferenceEnvironment:

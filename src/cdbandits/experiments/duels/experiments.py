@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -160,12 +161,15 @@ def run_duels_shard(
     seed: int,
     shard: int,
     environments: Mapping[str, PreferenceEnvironment],
+    winners: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The regret and timing tables of the runs of job ``shard`` (columns above).
 
     ``environments`` holds the matrices of the K-armed environments; a contextual one is
-    built here from ``seed`` (once per shard).
+    built here from ``seed`` (once per shard), with its exact winner from ``winners``
+    (:func:`~.environments.read_winner`, checked) when given there, else solved here.
     """
+    winners = winners or {}
     needed = {
         task.environment
         for task in sweep.tasks()
@@ -181,7 +185,9 @@ def run_duels_shard(
         settings = sweep.environment(task.environment)
         if settings.contextual:
             if task.environment not in instances:
-                instances[task.environment] = environment_instance(settings, seed)
+                instances[task.environment] = environment_instance(
+                    settings, seed, winners.get(task.environment)
+                )
             instance = instances[task.environment]
             assert instance is not None  # a contextual environment has one
             played: PreferenceEnvironment | ContextualInstance | AdversarialInstance = instance
