@@ -3,6 +3,8 @@
 
 import numpy as np
 
+from cdbandits.contextual.duels import round_by_round_log
+
 
 def replayed_matrices(log, n_actions, margin):
     """Each round's ``P_t`` of the counter-play rule, recomputed from the log's own duels.
@@ -44,3 +46,18 @@ def check_outcomes_follow_the_adversary(log, n_actions, margin):
         probability = (1.0 + value) / 2.0
         error = np.sqrt(probability * (1.0 - probability) / chosen.sum())
         assert abs(share - probability) <= 4 * error + 1e-12, (value, share, chosen.sum())
+
+
+def round_by_round_karmed_log(algorithm, environment, horizon, rng):
+    """The reference K-armed run against the adversary: ``select`` / ``update`` one round
+    at a time through :func:`cdbandits.contextual.duels.round_by_round_log`, ``rng`` split
+    as :func:`cdbandits.experiments.duels.adversarial.karmed_adversarial_log` splits it."""
+    environment_rng, algorithm_rng = rng.spawn(2)
+    environment.reset(environment_rng)
+    algorithm.start(environment.n_actions, algorithm_rng, horizon)
+    return round_by_round_log(
+        environment,
+        horizon,
+        lambda _context: algorithm.select(),
+        lambda a, b, outcome: algorithm.update(a, b, 1 if outcome > 0 else 0),
+    )

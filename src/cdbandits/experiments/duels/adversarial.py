@@ -10,12 +10,12 @@ parameters and master seed): ``n_contexts`` Gaussian contexts drawn uniformly, a
 most in that context. ``P_t`` thus depends on the learner's past duels: there is no
 population, no fixed matrix and no von Neumann winner ``W``.
 
-Every algorithm plays it round by round, each on a fresh adversary reset with the run's
+Every algorithm plays it, each on a fresh adversary reset with the run's
 generator (:func:`adversarial_log`), with what it may use:
 
-* the K-armed algorithms of :mod:`cdbandits.karmed` no context: their public
-  ``start`` / ``select`` / ``update`` (:class:`cdbandits.karmed.base.DuelingBanditAlgorithm`),
-  ``rng`` split into the adversary's stream and the algorithm's, as
+* the K-armed algorithms of :mod:`cdbandits.karmed` no context, in their compiled kernels
+  (:func:`karmed_adversarial_log`: the duels their public ``select`` / ``update`` would
+  play), ``rng`` split into the adversary's stream and the algorithm's, as
   :func:`cdbandits.karmed.simulate` splits it;
 * SparringEXP4.P: its own round-by-round path (:meth:`SparringExp4P.run
   <cdbandits.contextual.exp4p.SparringExp4P.run>` on a non-stochastic environment);
@@ -50,7 +50,7 @@ from ...contextual.policies import PolicyClass
 from ...contextual.regret import mixture_action_distributions, regret_curve
 from ...karmed import ALGORITHMS as KARMED_ALGORITHMS
 from ...karmed import make_algorithm as make_karmed
-from ...karmed.base import DuelingBanditAlgorithm
+from ...karmed.base import CounterPlayRounds, DuelingBanditAlgorithm
 from ...linear_duels import DuelingBanditGradientDescent
 from ...linear_duels import make_algorithm as make_linear
 from ...linear_duels.contextual import dbgd_environment_log, environment_duel_log
@@ -136,17 +136,36 @@ def karmed_adversarial_log(
     """A K-armed ``algorithm`` against the adversary, blind to the context (module docstring).
 
     ``rng`` is split into the adversary's stream (its ``reset``) and the algorithm's, in
-    the order :func:`cdbandits.karmed.simulate` uses.
+    the order :func:`cdbandits.karmed.simulate` uses. The algorithm plays in its compiled
+    kernel (:meth:`~cdbandits.karmed.base.DuelingBanditAlgorithm.run_compiled` on
+    :class:`~cdbandits.karmed.base.CounterPlayRounds`): the contexts drawn ahead from the
+    adversary's context stream, the outcomes from its duel stream, the winner of each round
+    from its play counts. These are the duels the algorithm's ``select`` / ``update`` would
+    play round by round against the adversary, and the log's gains are the adversary's
+    (:meth:`~cdbandits.contextual.environments.DuelingEnvironment.gains`).
     """
+    if horizon < 1:
+        raise ValueError(f"horizon must be at least 1; got {horizon}")
     environment_rng, algorithm_rng = rng.spawn(2)
     environment.reset(environment_rng)
     algorithm.start(environment.n_actions, algorithm_rng, horizon)
-    return round_by_round_log(
-        environment,
-        horizon,
-        lambda _context: algorithm.select(),
-        lambda a, b, outcome: algorithm.update(a, b, 1 if outcome > 0 else 0),
+    context_ids, duel_rng = environment.draw_ahead(horizon)
+    rounds = CounterPlayRounds(
+        context_ids,
+        environment.play_counts_,
+        np.empty(horizon, dtype=np.int64),
+        float(environment.margin),
     )
+    duels = np.empty((horizon, 3), dtype=np.int64)
+    arm_counts = np.zeros(environment.n_actions, dtype=np.int64)
+    algorithm.run_compiled(rounds, duel_rng, horizon, arm_counts, duels)
+    first, second = duels[:, 0].copy(), duels[:, 1].copy()
+    matrices = np.stack([environment.winner_matrix(w) for w in range(environment.n_actions)])
+    gains = matrices[rounds.winners, :, first]
+    gains += matrices[rounds.winners, :, second]
+    gains /= 2.0
+    outcomes = np.where(duels[:, 2] == 1, 1, -1).astype(np.int8)
+    return DuelLog(context_ids, first, second, outcomes, gains)
 
 
 def explore_then_exploit_log(
