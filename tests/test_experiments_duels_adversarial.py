@@ -2,7 +2,11 @@
 
 import numpy as np
 import pytest
-from adversary_cases import check_outcomes_follow_the_adversary, round_by_round_karmed_log
+from adversary_cases import (
+    check_outcomes_follow_the_adversary,
+    round_by_round_explore_then_exploit_log,
+    round_by_round_karmed_log,
+)
 
 from cdbandits.contextual.environments import CounterPlayAdversary
 from cdbandits.contextual.regret import regret_curve
@@ -166,6 +170,30 @@ def test_explore_then_exploit_explores_as_the_library_then_keeps_the_same_advers
             instance.new_environment(), instance.policy_class, 10, 11, SparringFPL(),
             np.random.default_rng(0),
         )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("horizon", "n_explore", "seed"), [(400, 150, 0), (300, 1, 1), (200, 200, 2), (500, 60, 3)]
+)
+def test_explore_then_exploit_plays_the_duels_of_the_round_by_round_recipe(
+    instance, horizon, n_explore, seed
+):
+    # each phase at once against the adversary (contexts, pairs and duel uniforms drawn
+    # ahead, the rule run in numba): the log, byte for byte, and the adversary's counts of
+    # the recipe played one round at a time
+    environment, reference_environment = instance.new_environment(), instance.new_environment()
+    log = explore_then_exploit_log(
+        environment, instance.policy_class, horizon, n_explore, SparringFPL(n_rounds=20),
+        np.random.default_rng(seed),
+    )  # fmt: skip
+    reference = round_by_round_explore_then_exploit_log(
+        reference_environment, instance.policy_class, horizon, n_explore,
+        SparringFPL(n_rounds=20), np.random.default_rng(seed),
+    )  # fmt: skip
+    for field in ("context_ids", "first_actions", "second_actions", "outcomes", "gains"):
+        assert getattr(log, field).dtype == getattr(reference, field).dtype, field
+        assert getattr(log, field).tobytes() == getattr(reference, field).tobytes(), field
+    np.testing.assert_array_equal(environment.play_counts_, reference_environment.play_counts_)
 
 
 def test_sparring_exp4p_learns_against_the_adversary_where_a_fixed_learner_does_not(instance):
