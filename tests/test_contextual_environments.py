@@ -149,6 +149,30 @@ def test_counter_play_adversary_beats_the_favourite_action():
     assert np.array_equal(P, -P.T)
 
 
+def test_counter_play_adversary_draws_contexts_ahead_as_round_by_round():
+    # random(n) gives the doubles of n random() calls: the contexts drawn ahead are those of
+    # n next_context() calls, and the duel stream handed out is the one duel() draws from
+    contexts = np.zeros((7, 1))
+    ahead, stepwise = CounterPlayAdversary(contexts, 3), CounterPlayAdversary(contexts, 3)
+    ahead.reset(np.random.default_rng(9))
+    stepwise.reset(np.random.default_rng(9))
+    context_ids, duel_rng = ahead.draw_ahead(500)
+    assert context_ids.dtype == np.int64
+    assert context_ids.tolist() == [stepwise.next_context() for _ in range(500)]
+    _, duel_stream = np.random.default_rng(9).spawn(2)
+    np.testing.assert_array_equal(duel_rng.random(5), duel_stream.random(5))
+    with pytest.raises(RuntimeError, match="reset"):
+        CounterPlayAdversary(contexts, 3).draw_ahead(3)
+
+
+def test_counter_play_winner_matrix_is_the_rounds_matrix():
+    adversary = CounterPlayAdversary(np.zeros((1, 1)), n_actions=4, margin=0.5)
+    adversary.reset(np.random.default_rng(0))
+    adversary.next_context()
+    np.testing.assert_array_equal(adversary.winner_matrix(1), adversary.preference_matrix())
+    assert adversary.winner_matrix(3)[:, 3].tolist() == [-0.5, -0.5, -0.5, 0.0]
+
+
 def test_environments_require_reset():
     environment = StochasticEnvironment(supervised_population("iris"))
     with pytest.raises(RuntimeError, match="reset"):

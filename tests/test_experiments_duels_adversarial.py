@@ -2,7 +2,11 @@
 
 import numpy as np
 import pytest
-from adversary_cases import check_outcomes_follow_the_adversary
+from adversary_cases import (
+    check_outcomes_follow_the_adversary,
+    round_by_round_explore_then_exploit_log,
+    round_by_round_karmed_log,
+)
 
 from cdbandits.contextual.environments import CounterPlayAdversary
 from cdbandits.contextual.regret import regret_curve
@@ -20,6 +24,7 @@ from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITH
 from cdbandits.experiments.duels.settings import DuelsEnvironment as Settings
 from cdbandits.experiments.online.experiments import build_instance
 from cdbandits.experiments.online.settings import online_settings
+from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 from cdbandits.karmed import make_algorithm as make_karmed
 from cdbandits.linear_duels.contextual import round_by_round_log
 from cdbandits.oracle_methods.exploration import explore, uniform_exploration
@@ -92,6 +97,39 @@ def test_every_algorithm_plays_the_adversary_and_meets_its_outcomes(instance, na
         assert getattr(log, field).tobytes() == getattr(again, field).tobytes()
 
 
+@pytest.mark.parametrize("name", sorted(KARMED_ALGORITHMS))
+def test_the_compiled_karmed_run_plays_the_duels_of_select_and_update(name):
+    # small adversaries (5 contexts, so ties in the play counts are frequent), several K,
+    # margins and seeds: the kernel against CounterPlayRounds and the algorithm's own
+    # select / update against the adversary round by round give the same log, byte for
+    # byte, and leave the adversary with the same play counts
+    contexts = np.random.default_rng(0).normal(size=(5, 2))
+    cases = [(3, 0.8, 0), (3, 0.8, 1), (3, 0.8, 2), (2, 0.5, 3), (4, 0.3, 4), (5, 1.0, 5)]
+    for n_actions, margin, seed in cases:
+        compiled_adversary = CounterPlayAdversary(contexts, n_actions, margin)
+        reference_adversary = CounterPlayAdversary(contexts, n_actions, margin)
+        compiled = karmed_adversarial_log(
+            make_karmed(name), compiled_adversary, 300, np.random.default_rng(seed)
+        )
+        reference = round_by_round_karmed_log(
+            make_karmed(name), reference_adversary, 300, np.random.default_rng(seed)
+        )
+        for field in ("context_ids", "first_actions", "second_actions", "outcomes", "gains"):
+            compiled_field, reference_field = getattr(compiled, field), getattr(reference, field)
+            assert compiled_field.dtype == reference_field.dtype, (field, n_actions, seed)
+            assert compiled_field.tobytes() == reference_field.tobytes(), (field, n_actions, seed)
+        np.testing.assert_array_equal(
+            compiled_adversary.play_counts_, reference_adversary.play_counts_
+        )
+
+
+def test_a_karmed_run_needs_a_positive_horizon(instance):
+    with pytest.raises(ValueError, match="horizon must be at least 1"):
+        karmed_adversarial_log(
+            make_karmed("rucb"), instance.new_environment(), 0, np.random.default_rng(0)
+        )
+
+
 def test_a_karmed_run_splits_its_generator_as_the_karmed_engine(instance):
     # rng -> (environment, algorithm), as cdbandits.karmed.simulate: the contexts are those of
     # an adversary reset with the first child, and the algorithm's draws those of the second
@@ -132,6 +170,30 @@ def test_explore_then_exploit_explores_as_the_library_then_keeps_the_same_advers
             instance.new_environment(), instance.policy_class, 10, 11, SparringFPL(),
             np.random.default_rng(0),
         )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("horizon", "n_explore", "seed"), [(400, 150, 0), (300, 1, 1), (200, 200, 2), (500, 60, 3)]
+)
+def test_explore_then_exploit_plays_the_duels_of_the_round_by_round_recipe(
+    instance, horizon, n_explore, seed
+):
+    # each phase at once against the adversary (contexts, pairs and duel uniforms drawn
+    # ahead, the rule run in numba): the log, byte for byte, and the adversary's counts of
+    # the recipe played one round at a time
+    environment, reference_environment = instance.new_environment(), instance.new_environment()
+    log = explore_then_exploit_log(
+        environment, instance.policy_class, horizon, n_explore, SparringFPL(n_rounds=20),
+        np.random.default_rng(seed),
+    )  # fmt: skip
+    reference = round_by_round_explore_then_exploit_log(
+        reference_environment, instance.policy_class, horizon, n_explore,
+        SparringFPL(n_rounds=20), np.random.default_rng(seed),
+    )  # fmt: skip
+    for field in ("context_ids", "first_actions", "second_actions", "outcomes", "gains"):
+        assert getattr(log, field).dtype == getattr(reference, field).dtype, field
+        assert getattr(log, field).tobytes() == getattr(reference, field).tobytes(), field
+    np.testing.assert_array_equal(environment.play_counts_, reference_environment.play_counts_)
 
 
 def test_sparring_exp4p_learns_against_the_adversary_where_a_fixed_learner_does_not(instance):

@@ -452,13 +452,31 @@ class CounterPlayAdversary(DuelingEnvironment):
         self._require_reset()
         self._context = min(int(self._context_rng.random() * self.n_contexts), self.n_contexts - 1)
         favourite = int(np.argmax(self.play_counts_[self._context]))
-        winner = (favourite + 1) % self.n_actions
+        self._matrix = self.winner_matrix((favourite + 1) % self.n_actions)
+        return self._context
+
+    def winner_matrix(self, winner: int) -> NDArray[np.float64]:
+        """``P_t`` when ``winner`` beats every other action by ``margin`` (a new array)."""
         matrix = np.zeros((self.n_actions, self.n_actions))
         matrix[winner, :] = self.margin
         matrix[:, winner] = -self.margin
         matrix[winner, winner] = 0.0
-        self._matrix = matrix
-        return self._context
+        return matrix
+
+    def draw_ahead(self, n_rounds: int) -> tuple[NDArray[np.int64], np.random.Generator]:
+        """The contexts of the next ``n_rounds`` rounds, drawn at once, and the duel stream.
+
+        The context stream does not depend on the learner: one ``random(n_rounds)`` gives
+        the uniforms ``n_rounds`` calls of :meth:`next_context` would draw. A compiled
+        learner then plays those rounds itself (one duel-stream uniform per round, the
+        counter-play rule on :attr:`play_counts_`, which it updates);
+        :meth:`next_context` is not called for them.
+        """
+        self._require_reset()
+        uniforms = self._context_rng.random(n_rounds)
+        context_ids = np.minimum((uniforms * self.n_contexts).astype(np.int64), self.n_contexts - 1)
+        self._context = None
+        return context_ids, self._duel_rng
 
     def preference_matrix(self) -> NDArray[np.float64]:
         """The adversary's ``P_t``."""

@@ -43,13 +43,16 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 from numpy.typing import NDArray
 
 __all__ = [
+    "CounterPlayRounds",
     "DuelingBanditAlgorithm",
     "check_integer",
     "check_positive",
@@ -61,6 +64,7 @@ __all__ = [
     "pick_compiled",
     "pick_from",
     "play_duel",
+    "round_win_probability",
 ]
 
 
@@ -85,6 +89,33 @@ def draw_arm(probabilities: NDArray[np.float64], uniform: float) -> int:
     """Inverse-CDF draw: the first arm ``i`` with ``uniform < p_0 + ... + p_i`` (else the last)."""
     index = int(np.searchsorted(np.cumsum(probabilities), uniform, side="right"))
     return min(index, probabilities.size - 1)
+
+
+class CounterPlayRounds(NamedTuple):
+    """Rounds against the counter-play adversary, in the form the kernels play them.
+
+    The compiled twin of :class:`cdbandits.contextual.environments.CounterPlayAdversary`:
+    passed to :meth:`DuelingBanditAlgorithm.run_compiled` in place of a fixed matrix, it
+    makes round ``step``'s winner ``w = (f + 1) mod K``, ``f`` the most played action so far
+    in context ``context_ids[step]`` (smallest on ties), and ``a`` wins iff
+    ``u < (1 + P_t(a, b)) / 2`` with ``P_t(w, b) = margin = -P_t(b, w)`` for ``b != w``, 0
+    elsewhere: the adversary's own outcome rule, in the same floating-point operations.
+
+    Attributes
+    ----------
+    context_ids : ndarray of int64, shape (n_rounds,)
+        The context of each round played (drawn ahead: they do not depend on the learner).
+    play_counts : ndarray of int64, shape (n_contexts, K)
+        Plays of each action in each context (both slots), updated in place.
+    winners : ndarray of int64, shape (n_rounds,)
+        Filled with each round's winner ``w`` (what the evaluator's gains need).
+    margin : float
+    """
+
+    context_ids: NDArray[np.int64]
+    play_counts: NDArray[np.int64]
+    winners: NDArray[np.int64]
+    margin: float
 
 
 class DuelingBanditAlgorithm(ABC):
@@ -162,7 +193,7 @@ class DuelingBanditAlgorithm(ABC):
 
     def run_compiled(
         self,
-        win_probability: NDArray[np.float64],
+        win_probability: NDArray[np.float64] | CounterPlayRounds,
         environment_rng: np.random.Generator,
         n_rounds: int,
         arm_counts: NDArray[np.int64],
@@ -172,12 +203,14 @@ class DuelingBanditAlgorithm(ABC):
 
         Each round the environment draws one ``u = environment_rng.random()`` and ``a``
         wins iff ``u < win_probability[a, b]``, as :func:`~cdbandits.karmed.simulation.simulate`
-        does on its Python path.
+        does on its Python path; against :class:`CounterPlayRounds`, iff ``u`` is below
+        that round's win probability under the adversary's rule.
 
         Parameters
         ----------
-        win_probability : ndarray of float64, shape (K, K)
-            Probability-form preference matrix ``Q``.
+        win_probability : ndarray of float64, shape (K, K), or CounterPlayRounds
+            Probability-form preference matrix ``Q``, or the adaptive adversary's rounds
+            (``n_rounds`` of them).
         environment_rng : numpy.random.Generator
             The environment's stream (one uniform per round).
         n_rounds : int
@@ -191,11 +224,14 @@ class DuelingBanditAlgorithm(ABC):
         if self._selected is not None:
             raise RuntimeError("run_compiled() between select() and update()")
         k = self.n_arms_
-        if win_probability.shape != (k, k) or arm_counts.shape != (k,):
-            raise ValueError(
-                f"expected a ({k}, {k}) matrix and ({k},) counts; got "
-                f"{win_probability.shape} and {arm_counts.shape}"
-            )
+        if isinstance(win_probability, CounterPlayRounds):
+            environment = _checked_rounds(win_probability, k, int(n_rounds))
+        else:
+            if win_probability.shape != (k, k):
+                raise ValueError(f"expected a ({k}, {k}) matrix; got {win_probability.shape}")
+            environment = np.ascontiguousarray(win_probability, dtype=np.float64)
+        if arm_counts.shape != (k,):
+            raise ValueError(f"expected ({k},) counts; got {arm_counts.shape}")
         record = np.empty((0, 3), dtype=np.int64) if duels is None else duels
         if duels is not None and duels.shape != (n_rounds, 3):
             raise ValueError(f"duels must have shape ({n_rounds}, 3); got {duels.shape}")
@@ -204,7 +240,7 @@ class DuelingBanditAlgorithm(ABC):
             self.round_,
             int(n_rounds),
             self.rng_,
-            np.ascontiguousarray(win_probability, dtype=np.float64),
+            environment,
             environment_rng,
             arm_counts,
             record,
@@ -261,6 +297,35 @@ class DuelingBanditAlgorithm(ABC):
         return f"{type(self).__name__}({parameters})"
 
 
+def _checked_rounds(rounds: CounterPlayRounds, n_arms: int, n_rounds: int) -> CounterPlayRounds:
+    """``rounds`` with arrays the kernels can take, or ``ValueError`` naming what is off."""
+    context_ids = np.asarray(rounds.context_ids)
+    play_counts = rounds.play_counts
+    if not isinstance(play_counts, np.ndarray) or play_counts.dtype != np.int64:
+        raise ValueError("CounterPlayRounds.play_counts must be an int64 array (updated in place)")
+    if play_counts.ndim != 2 or play_counts.shape[1] != n_arms:
+        raise ValueError(
+            f"play_counts must have shape (n_contexts, {n_arms}); got {play_counts.shape}"
+        )
+    if context_ids.shape != (n_rounds,) or rounds.winners.shape != (n_rounds,):
+        raise ValueError(
+            f"context_ids and winners must have shape ({n_rounds},); got "
+            f"{context_ids.shape} and {rounds.winners.shape}"
+        )
+    if rounds.winners.dtype != np.int64:
+        raise ValueError("CounterPlayRounds.winners must be an int64 array (filled in place)")
+    if n_rounds and not 0 <= context_ids.min() <= context_ids.max() < play_counts.shape[0]:
+        raise ValueError(f"context_ids must lie in 0..{play_counts.shape[0] - 1}")
+    if not 0.0 < rounds.margin <= 1.0:
+        raise ValueError(f"margin must be in (0, 1]; got {rounds.margin}")
+    return CounterPlayRounds(
+        np.ascontiguousarray(context_ids, dtype=np.int64),
+        play_counts,
+        rounds.winners,
+        float(rounds.margin),
+    )
+
+
 def check_positive(
     name: str, value: float, *, above: float = 0.0, inclusive: bool = False
 ) -> float:
@@ -313,18 +378,54 @@ def draw_arm_compiled(probabilities: NDArray[np.float64], uniform: float) -> int
     return last
 
 
+def round_win_probability(
+    environment: NDArray[np.float64] | CounterPlayRounds, step: int, a: int, b: int
+) -> float:
+    """``Pr(a beats b)`` in round ``step`` of ``environment`` (a matrix ``Q`` or the adaptive
+    adversary's rounds, which also count the duel); numba kernels only."""
+    raise TypeError("round_win_probability is called from numba kernels only")
+
+
+@overload(round_win_probability)
+def _round_win_probability_overload(environment, step, a, b):
+    if isinstance(environment, types.Array):
+        return lambda environment, step, a, b: environment[a, b]
+    if isinstance(environment, types.BaseNamedTuple) and issubclass(
+        environment.instance_class, CounterPlayRounds
+    ):
+
+        def counter_play(environment, step, a, b):
+            context = environment.context_ids[step]
+            counts = environment.play_counts[context]
+            winner = (np.argmax(counts) + 1) % counts.size
+            environment.winners[step] = winner
+            counts[a] += 1
+            counts[b] += 1
+            skew = 0.0
+            if a == winner and b != winner:
+                skew = environment.margin
+            elif b == winner and a != winner:
+                skew = -environment.margin
+            return (1.0 + skew) / 2.0
+
+        return counter_play
+    return None
+
+
 @numba.njit(cache=True)
 def play_duel(
     environment_rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
+    win_probability: NDArray[np.float64] | CounterPlayRounds,
     step: int,
     a: int,
     b: int,
     arm_counts: NDArray[np.int64],
     duels: NDArray[np.int64],
 ) -> int:
-    """Draw the outcome of ``(a, b)`` (1 iff ``u < Q[a, b]``) and record the duel."""
-    outcome = 1 if environment_rng.random() < win_probability[a, b] else 0
+    """Draw the outcome of ``(a, b)`` (1 iff ``u < Q[a, b]``, ``Q[a, b]`` the round's
+    :func:`round_win_probability`) and record the duel."""
+    probability = round_win_probability(win_probability, step, a, b)
+    outcome = 1 if environment_rng.random() < probability else 0
     arm_counts[a] += 1
     arm_counts[b] += 1
     if duels.shape[0] > 0:

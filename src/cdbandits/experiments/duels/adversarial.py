@@ -10,16 +10,16 @@ parameters and master seed): ``n_contexts`` Gaussian contexts drawn uniformly, a
 most in that context. ``P_t`` thus depends on the learner's past duels: there is no
 population, no fixed matrix and no von Neumann winner ``W``.
 
-Every algorithm plays it round by round, each on a fresh adversary reset with the run's
+Every algorithm plays it, each on a fresh adversary reset with the run's
 generator (:func:`adversarial_log`), with what it may use:
 
-* the K-armed algorithms of :mod:`cdbandits.karmed` no context: their public
-  ``start`` / ``select`` / ``update`` (:class:`cdbandits.karmed.base.DuelingBanditAlgorithm`),
-  ``rng`` split into the adversary's stream and the algorithm's, as
+* the K-armed algorithms of :mod:`cdbandits.karmed` no context, in their compiled kernels
+  (:func:`karmed_adversarial_log`: the duels their public ``select`` / ``update`` would
+  play), ``rng`` split into the adversary's stream and the algorithm's, as
   :func:`cdbandits.karmed.simulate` splits it;
 * SparringEXP4.P: its own round-by-round path (:meth:`SparringExp4P.run
   <cdbandits.contextual.exp4p.SparringExp4P.run>` on a non-stochastic environment);
-* explore-then-exploit (:func:`explore_then_exploit_log`): the same recipe as
+* explore-then-exploit (:func:`explore_then_exploit_log`, each phase at once): the same recipe as
   :func:`cdbandits.oracle_methods.explore_exploit.explore_then_exploit` (uniform pairs for
   ``m`` rounds, the compact game of their outcomes solved by SparringFPL, ``a_t, b_t ~
   What(x_t)`` afterwards), played against the adversary, which keeps counting its plays;
@@ -39,18 +39,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ...contextual.duels import DuelLog, round_by_round_log
+from ...contextual.duels import DuelLog
 from ...contextual.environments import CounterPlayAdversary
 from ...contextual.oracle import ActionTable, ClassificationOracle
 from ...contextual.policies import PolicyClass
 from ...contextual.regret import mixture_action_distributions, regret_curve
 from ...karmed import ALGORITHMS as KARMED_ALGORITHMS
 from ...karmed import make_algorithm as make_karmed
-from ...karmed.base import DuelingBanditAlgorithm
+from ...karmed.base import CounterPlayRounds, DuelingBanditAlgorithm, round_win_probability
 from ...linear_duels import DuelingBanditGradientDescent
 from ...linear_duels import make_algorithm as make_linear
 from ...linear_duels.contextual import dbgd_environment_log, environment_duel_log
@@ -136,17 +137,26 @@ def karmed_adversarial_log(
     """A K-armed ``algorithm`` against the adversary, blind to the context (module docstring).
 
     ``rng`` is split into the adversary's stream (its ``reset``) and the algorithm's, in
-    the order :func:`cdbandits.karmed.simulate` uses.
+    the order :func:`cdbandits.karmed.simulate` uses. The algorithm plays in its compiled
+    kernel (:meth:`~cdbandits.karmed.base.DuelingBanditAlgorithm.run_compiled` on
+    :class:`~cdbandits.karmed.base.CounterPlayRounds`): the contexts drawn ahead from the
+    adversary's context stream, the outcomes from its duel stream, the winner of each round
+    from its play counts. These are the duels the algorithm's ``select`` / ``update`` would
+    play round by round against the adversary, and the log's gains are the adversary's
+    (:meth:`~cdbandits.contextual.environments.DuelingEnvironment.gains`).
     """
+    if horizon < 1:
+        raise ValueError(f"horizon must be at least 1; got {horizon}")
     environment_rng, algorithm_rng = rng.spawn(2)
     environment.reset(environment_rng)
     algorithm.start(environment.n_actions, algorithm_rng, horizon)
-    return round_by_round_log(
-        environment,
-        horizon,
-        lambda _context: algorithm.select(),
-        lambda a, b, outcome: algorithm.update(a, b, 1 if outcome > 0 else 0),
-    )
+    context_ids, duel_rng = environment.draw_ahead(horizon)
+    rounds = _counter_play_rounds(environment, context_ids)
+    duels = np.empty((horizon, 3), dtype=np.int64)
+    arm_counts = np.zeros(environment.n_actions, dtype=np.int64)
+    algorithm.run_compiled(rounds, duel_rng, horizon, arm_counts, duels)
+    outcomes = np.where(duels[:, 2] == 1, 1, -1).astype(np.int8)
+    return _counter_play_log(environment, rounds, duels[:, 0].copy(), duels[:, 1].copy(), outcomes)
 
 
 def explore_then_exploit_log(
@@ -157,60 +167,95 @@ def explore_then_exploit_log(
     solver: SparringFPL,
     rng: np.random.Generator,
 ) -> DuelLog:
-    """Explore-then-exploit against an adaptive environment, round by round.
+    """Explore-then-exploit against the adaptive adversary.
 
     ``rng`` is split as :func:`~cdbandits.oracle_methods.explore_exploit.explore_then_exploit`
     splits it (exploration, solver, exploitation; the exploration stream into the
     environment's and the pairs'). The adversary is reset once: what it counts during the
-    exploration still counts when ``What`` is played.
+    exploration still counts when ``What`` is played. The pairs do not depend on the
+    outcomes within a phase, so each phase is played at once: the contexts drawn ahead, the
+    pairs and duel uniforms drawn ahead, the adversary's rule run over them in numba
+    (the duels, draws and log of a round-by-round play).
     """
     if not 1 <= n_explore <= horizon:
         raise ValueError(f"need 1 <= m <= T; got m = {n_explore}, T = {horizon}")
     scheme = uniform_exploration(environment.n_actions)
     explore_rng, solver_rng, exploit_rng = rng.spawn(3)
     environment_rng, pair_rng = explore_rng.spawn(2)
-    first_explore, second_explore = scheme.draw_pairs(n_explore, pair_rng)
-    pairs = zip(first_explore.tolist(), second_explore.tolist(), strict=True)
+    first, second = np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int64)
+    first[:n_explore], second[:n_explore] = scheme.draw_pairs(n_explore, pair_rng)
     environment.reset(environment_rng)
-    exploration = round_by_round_log(
-        environment, n_explore, lambda _context: next(pairs), lambda a, b, outcome: None
-    )
-    if n_explore == horizon:
-        return exploration
-    sample = ExplorationSample(
-        exploration.context_ids,
-        exploration.first_actions,
-        exploration.second_actions,
-        exploration.outcomes,
-    )
-    oracle = ExactOracle(policy_class, environment.contexts, sample.context_ids)
-    solver.fit(CompactGame.from_sample(sample, scheme), oracle, solver_rng)
-    mixture = solver.row_mixture_
-    cumulative = np.cumsum(
-        mixture_action_distributions(
-            policy_class.actions(environment.contexts, mixture.policies),
-            mixture.weights,
-            environment.n_actions,
-        ),
-        axis=1,
-    )
-    first_rng, second_rng = exploit_rng.spawn(2)
-    last = environment.n_actions - 1
-
-    def draw(context: int) -> tuple[int, int]:
-        first = int((first_rng.random() >= cumulative[context]).sum())
-        second = int((second_rng.random() >= cumulative[context]).sum())
-        return min(first, last), min(second, last)
-
-    exploitation = round_by_round_log(
-        environment, horizon - n_explore, draw, lambda a, b, outcome: None
-    )
-    return DuelLog(
-        *(
-            np.concatenate([getattr(exploration, name), getattr(exploitation, name)])
-            for name in ("context_ids", "first_actions", "second_actions", "outcomes", "gains")
+    context_ids, duel_rng = environment.draw_ahead(horizon)
+    duel_uniforms = duel_rng.random(horizon)
+    rounds = _counter_play_rounds(environment, context_ids)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    explored = slice(0, n_explore)
+    _play_pairs(rounds, first, second, duel_uniforms, outcomes, explored.start, explored.stop)
+    if n_explore < horizon:
+        sample = ExplorationSample(
+            context_ids[explored], first[explored], second[explored], outcomes[explored]
         )
+        oracle = ExactOracle(policy_class, environment.contexts, sample.context_ids)
+        solver.fit(CompactGame.from_sample(sample, scheme), oracle, solver_rng)
+        mixture = solver.row_mixture_
+        cumulative = np.cumsum(
+            mixture_action_distributions(
+                policy_class.actions(environment.contexts, mixture.policies),
+                mixture.weights,
+                environment.n_actions,
+            ),
+            axis=1,
+        )[context_ids[n_explore:]]
+        last = environment.n_actions - 1
+        for actions, action_rng in zip((first, second), exploit_rng.spawn(2), strict=True):
+            uniforms = action_rng.random(horizon - n_explore)
+            drawn = (uniforms[:, None] >= cumulative).sum(axis=1)
+            actions[n_explore:] = np.minimum(drawn, last)
+        _play_pairs(rounds, first, second, duel_uniforms, outcomes, n_explore, horizon)
+    return _counter_play_log(environment, rounds, first, second, outcomes)
+
+
+def _counter_play_rounds(
+    environment: CounterPlayAdversary, context_ids: NDArray[np.int64]
+) -> CounterPlayRounds:
+    """The rounds of ``context_ids`` on ``environment``'s play counts (module docstring)."""
+    winners = np.empty(context_ids.size, dtype=np.int64)
+    return CounterPlayRounds(
+        context_ids, environment.play_counts_, winners, float(environment.margin)
     )
+
+
+@numba.njit(cache=True)
+def _play_pairs(
+    rounds: CounterPlayRounds,
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+    duel_uniforms: NDArray[np.float64],
+    outcomes: NDArray[np.int8],
+    start: int,
+    stop: int,
+) -> None:
+    """Rounds ``start .. stop - 1`` of pairs given ahead; ``+1`` iff ``a`` won (kernels' rule)."""
+    for step in range(start, stop):
+        probability = round_win_probability(rounds, step, first[step], second[step])
+        outcomes[step] = 1 if duel_uniforms[step] < probability else -1
+
+
+def _counter_play_log(
+    environment: CounterPlayAdversary,
+    rounds: CounterPlayRounds,
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+    outcomes: NDArray[np.int8],
+) -> DuelLog:
+    """The log of rounds played on :class:`CounterPlayRounds`, with the adversary's gains
+    (:meth:`~cdbandits.contextual.environments.DuelingEnvironment.gains` of each round's
+    ``P_t``, in the same operations)."""
+    matrices = np.stack([environment.winner_matrix(w) for w in range(environment.n_actions)])
+    gains = matrices[rounds.winners, :, first]
+    gains += matrices[rounds.winners, :, second]
+    gains /= 2.0
+    return DuelLog(rounds.context_ids, first, second, outcomes, gains)
 
 
 def adversarial_log(
