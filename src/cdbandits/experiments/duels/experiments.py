@@ -1,11 +1,12 @@
 """What runs: one shard of the duels sweep, each run's exact regret at its checkpoints.
 
 A run (:class:`~cdbandits.experiments.duels.settings.Task`) plays one K-armed algorithm of
-:mod:`cdbandits.karmed` on one environment for ``sweep.horizon_for(algorithm, K)`` rounds
-with the compiled engine (:func:`cdbandits.karmed.simulate`). All algorithms of one
-``(environment, seed index)`` get the same arms (:func:`~.environments.subset_arms`) and
-the same generator ``duels/<environment>/<seed index>``, so they meet the same uniforms of
-the environment's stream (common random numbers: their differences are measured with
+:mod:`cdbandits.karmed` on one environment for ``sweep.horizon_for(algorithm, K,
+environment)`` rounds with the compiled engine (:func:`cdbandits.karmed.simulate`). All
+algorithms of one ``(environment, seed index)`` get the same arms
+(:func:`~.environments.subset_arms`) and the same generator
+``duels/<environment>/<seed index>``, so they meet the same uniforms of the environment's
+stream (common random numbers: their differences are measured with
 less noise).
 
 On a contextual environment (:mod:`.contextual`) every algorithm of the sweep plays, each
@@ -126,7 +127,7 @@ def run_task(
     arms = subset_arms(settings, matrix.shape[0], seed, task.seed_index)
     played = matrix[np.ix_(arms, arms)]
     n_arms = int(arms.size)
-    horizon = sweep.horizon_for(task.algorithm, n_arms)
+    horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     result = simulate(
         make_algorithm(task.algorithm),

@@ -326,11 +326,21 @@ def _no_data(entry: Mapping[str, Any], key: str, kind: str, absent: Sequence[str
 
 @dataclass(frozen=True)
 class HorizonCap:
-    """Run ``algorithms`` only up to ``horizon`` on environments of at least ``min_arms`` arms."""
+    """Run ``algorithms`` only up to ``horizon`` on environments of at least ``min_arms`` arms
+    (among ``environments``, or on every environment when it is empty)."""
 
     algorithms: tuple[str, ...]
     min_arms: int
     horizon: int
+    environments: tuple[str, ...] = ()
+
+    def applies(self, algorithm: str, n_arms: int, environment: str | None) -> bool:
+        """Whether the cap shortens ``algorithm`` on ``n_arms`` arms of ``environment``."""
+        return (
+            algorithm in self.algorithms
+            and n_arms >= self.min_arms
+            and (not self.environments or environment in self.environments)
+        )
 
 
 @dataclass(frozen=True)
@@ -422,11 +432,19 @@ class DuelsSweep:
                     f"{key}.horizon: {capped} must be one of duels.leaderboard_horizons "
                     f"{list(horizons)}"
                 )
+            capped_environments = tuple(cap.get("environments", ()))
+            unknown = sorted(set(capped_environments) - {e.name for e in environments})
+            if unknown:
+                raise _ConfigError(
+                    f"{key}.environments: unknown environments {unknown}; known: "
+                    f"{[e.name for e in environments]}"
+                )
             caps.append(
                 HorizonCap(
                     _known_algorithms(f"{key}.algorithms", list(cap.get("algorithms", []))),
                     _integer(f"{key}.min_arms", cap.get("min_arms"), 2),
                     capped,
+                    capped_environments,
                 )
             )
         return cls(
@@ -455,13 +473,10 @@ class DuelsSweep:
         """Rounds ``algorithm`` plays on ``n_arms`` arms (of ``environment``): the smallest
         applicable cap or environment horizon."""
         own = environment.horizon if environment is not None else None
+        name = environment.name if environment is not None else None
         return min(
             [self.horizon if own is None else own]
-            + [
-                cap.horizon
-                for cap in self.horizon_caps
-                if algorithm in cap.algorithms and n_arms >= cap.min_arms
-            ]
+            + [cap.horizon for cap in self.horizon_caps if cap.applies(algorithm, n_arms, name)]
         )
 
     def algorithms_on(self, environment: DuelsEnvironment) -> tuple[str, ...]:
