@@ -103,7 +103,13 @@ def test_readme_text_takes_its_numbers_from_the_tables(board):
     published = pd.DataFrame({"algorithm": ["rmed1"], "verdict": ["reproduced"]})
     labels = {a: a.upper() for a in ["dts", "rmed1", "rucb", "self_sparring", "merge_dts"]}
     text = readme_markdown(
-        advice, ENVIRONMENTS, published, labels, seeds=20, horizon=1000, capped={"dts": 10}
+        advice,
+        ENVIRONMENTS,
+        published,
+        labels,
+        seeds=20,
+        horizon=1000,
+        capped={"dts": {"Big": 10}},
     )
     condorcet_line = next(line for line in text.splitlines() if "Condorcet winner exists" in line)
     assert "use **DTS**, best or tied in 2 of 2 environments (mean rank 1.5)" in condorcet_line
@@ -112,16 +118,18 @@ def test_readme_text_takes_its_numbers_from_the_tables(board):
     assert "use **SELF_SPARRING**" in text and "use **RUCB**" in text
     assert "* RMED1: **reproduced**." in text
     assert "5 K-armed dueling-bandit algorithms" in text and "20 seeds" in text
-    assert "(DTS to T = 10)" in text
+    assert "(DTS to T = 10 on Big)" in text
 
 
-def test_capped_horizons_come_from_the_large_environments(board):
+def test_capped_horizons_name_the_algorithm_and_the_environment(board):
+    assert capped_horizons(board, ENVIRONMENTS) == {}
     extra = pd.DataFrame(board_rows("big", ["merge_rucb"], horizon=10))
-    capped = capped_horizons(pd.concat([board, extra]), ENVIRONMENTS)
-    assert capped == {"merge_rucb": 10}
-    # a shorter horizon on a small environment is not a cap
     small = pd.DataFrame(board_rows("cycle", ["ccb"], horizon=10))
-    assert capped_horizons(pd.concat([board, small]), ENVIRONMENTS) == {}
+    capped = capped_horizons(pd.concat([board, extra, small]), ENVIRONMENTS)
+    assert capped == {
+        "merge_rucb": {ENVIRONMENTS["big"]["title"]: 10},
+        "ccb": {ENVIRONMENTS["cycle"]["title"]: 10},
+    }
 
 
 def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(board):

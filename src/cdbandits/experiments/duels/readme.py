@@ -124,15 +124,15 @@ def recommendations(
 
 def capped_horizons(
     board: pd.DataFrame, environments: Mapping[str, Mapping[str, Any]]
-) -> dict[str, int]:
-    """Algorithms that reached a shorter horizon than others on a large-K environment."""
-    capped: dict[str, int] = {}
+) -> dict[str, dict[str, int]]:
+    """Algorithms that reached a shorter horizon than others on an environment
+    (``duels.horizon_caps``): ``{algorithm: {environment title: horizon reached}}``."""
+    capped: dict[str, dict[str, int]] = {}
     for environment, table in board.groupby("environment"):
-        if environment_group(environments[str(environment)]) != "large_k":
-            continue
         reached = table.groupby("algorithm")["horizon"].max()
+        title = str(environments[str(environment)]["title"])
         for algorithm, horizon in reached[reached < reached.max()].items():
-            capped[str(algorithm)] = min(int(horizon), capped.get(str(algorithm), int(horizon)))
+            capped.setdefault(str(algorithm), {})[title] = int(horizon)
     return capped
 
 
@@ -178,14 +178,13 @@ def readme_markdown(
     *,
     seeds: int,
     horizon: int,
-    capped: Mapping[str, int] | None = None,
+    capped: Mapping[str, Mapping[str, int]] | None = None,
 ) -> str:
     """The README section (markdown), numbers taken from the tables given.
 
     Wall times are left out: they differ from run to run, and this section is a
-    reproducible result (it points to the timing table instead). ``capped`` maps the
-    algorithms run to a shorter horizon on the large environments to that horizon
-    (:func:`capped_horizons`).
+    reproducible result (it points to the timing table instead). ``capped``: the
+    algorithms run to a shorter horizon on some environments (:func:`capped_horizons`).
     """
     algorithms = list(dict.fromkeys(advice["algorithm"]))
     karmed = [a for a in algorithms if a not in CONTEXTUAL_ALGORITHMS]
@@ -258,12 +257,17 @@ def readme_markdown(
         "",
     ]
     if capped:
-        shorter = ", ".join(f"{labels[a]} to T = {h:,}" for a, h in sorted(capped.items()))
+        shorter = "; ".join(
+            f"{labels[algorithm]} to T = {horizon:,} on {title}"
+            for algorithm, reached in sorted(capped.items())
+            for title, horizon in reached.items()
+        )
         lines.insert(
             -3,
-            "* **Cost per round at large K**: algorithms whose rounds cost O(K^2) were run "
-            f"only to a shorter horizon on the large matrices ({shorter}); see the timing "
-            "table for their cost.",
+            "* **Shorter horizons**: for their cost per round, some algorithms were run only "
+            f"to a shorter horizon ({shorter}), so they are not ranked at the longest horizon "
+            "of those environments; the leaderboard ranks them at the horizons they reached, "
+            "and the timing table gives their cost.",
         )
     for row in published.itertuples():
         lines.append(f"* {labels[row.algorithm]}: **{row.verdict}**.")
