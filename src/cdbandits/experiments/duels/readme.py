@@ -257,10 +257,13 @@ def readme_markdown(
         "",
     ]
     if capped:
+        by_place: dict[tuple[str, int], list[str]] = {}
+        for algorithm, reached in sorted(capped.items()):
+            for title, horizon in reached.items():
+                by_place.setdefault((title, horizon), []).append(labels[algorithm])
         shorter = "; ".join(
-            f"{labels[algorithm]} to T = {horizon:,} on {title}"
-            for algorithm, reached in sorted(capped.items())
-            for title, horizon in reached.items()
+            f"{', '.join(names)} to T = {horizon:,} on {title}"
+            for (title, horizon), names in by_place.items()
         )
         lines.insert(
             -3,
