@@ -123,3 +123,14 @@ def test_an_environment_without_a_winner_gets_a_hindsight_panel_labelled_so():
     finally:
         for figure in drawn.values():
             matplotlib.pyplot.close(figure)
+
+
+def test_a_long_environment_title_is_wrapped_so_panels_do_not_overlap():
+    long_title = "Contextual: linear utilities, 5 actions in 50 contexts, 200 policies"
+    figure = duels_figures(
+        curves(), {"one": long_title, "two": "Second environment"}, ALGORITHMS, seeds=3
+    )["von_neumann_regret"]
+    title = figure.axes[0].get_title()
+    assert title.replace("\n", " ") == long_title
+    assert max(len(line) for line in title.splitlines()) <= 45
+    matplotlib.pyplot.close(figure)

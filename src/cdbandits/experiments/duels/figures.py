@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +36,9 @@ _METRIC_TEXT = {
     ),
     "copeland": ("Copeland regret", "cumulative Copeland regret"),
 }
+
+#: Characters per line of a panel's title (long environment titles are wrapped).
+_PANEL_TITLE_WIDTH = 45
 
 #: The stand-in of von Neumann regret on an environment without a von Neumann winner: its
 #: curves' metric, the panel's subtitle and y label.
@@ -117,7 +121,8 @@ def plot_regret(
             axis.axhline(0.0, color="black", linewidth=0.6)
         else:
             axis.set_yscale("log")
-        axis.set_title(titles[environment] + (f"\n({subtitle})" if subtitle else ""), fontsize=10)
+        title = textwrap.fill(titles[environment], _PANEL_TITLE_WIDTH)
+        axis.set_title(title + (f"\n({subtitle})" if subtitle else ""), fontsize=10)
         axis.set_xlabel("round t")
         axis.set_ylabel(panel_ylabel)
         axis.grid(True, which="major", alpha=0.3)
