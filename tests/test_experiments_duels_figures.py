@@ -133,4 +133,5 @@ def test_a_long_environment_title_is_wrapped_so_panels_do_not_overlap():
     title = figure.axes[0].get_title()
     assert title.replace("\n", " ") == long_title
     assert max(len(line) for line in title.splitlines()) <= 45
+    assert figure._suptitle.get_text().startswith("Regret against the von Neumann winner")
     matplotlib.pyplot.close(figure)

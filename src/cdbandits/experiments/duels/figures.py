@@ -121,8 +121,8 @@ def plot_regret(
             axis.axhline(0.0, color="black", linewidth=0.6)
         else:
             axis.set_yscale("log")
-        title = textwrap.fill(titles[environment], _PANEL_TITLE_WIDTH)
-        axis.set_title(title + (f"\n({subtitle})" if subtitle else ""), fontsize=10)
+        panel_title = textwrap.fill(titles[environment], _PANEL_TITLE_WIDTH)
+        axis.set_title(panel_title + (f"\n({subtitle})" if subtitle else ""), fontsize=10)
         axis.set_xlabel("round t")
         axis.set_ylabel(panel_ylabel)
         axis.grid(True, which="major", alpha=0.3)
