@@ -14,6 +14,7 @@ from cdbandits.contextual.policies import DecisionStumps, RandomLinearPolicies
 from cdbandits.contextual.regret import (
     contextual_exploitability,
     contextual_von_neumann_winner,
+    distinct_policies,
     mixture_action_distributions,
     policy_matrix,
     regret_curve,
@@ -119,3 +120,8 @@ def test_mixture_distributions_of_a_mixture_larger_than_one_block():
         expected[row] += np.bincount(actions[row], weights=weights, minlength=3)
     got = mixture_action_distributions(actions, weights, 3, uniform_weight=0.1)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_distinct_policies_keep_the_first_of_each_set_of_clones():
+    actions = np.array([[0, 1, 0, 2, 1], [1, 1, 1, 0, 1]], dtype=np.uint8)
+    np.testing.assert_array_equal(distinct_policies(actions), [0, 1, 3])

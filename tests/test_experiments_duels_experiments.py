@@ -109,14 +109,21 @@ CONTEXTUAL = {"name": "ctx", "kind": "contextual", "contexts": 6, "actions": 3, 
               "policies": 10, "horizon": 100}  # fmt: skip
 
 
-def test_a_contextual_environment_runs_every_algorithm_in_the_same_tables():
+def _two_shards_with(environment, algorithms):
+    """The tiny sweep plus ``environment`` and ``algorithms``: its config, sweep and the
+    regret of its two shards combined."""
     config = sweep_config(
-        environments=[*sweep_config()["environments"], CONTEXTUAL],
-        algorithms=["rucb", "self_sparring", "sparring_exp4p", "colstim", "dbgd"],
+        environments=[*sweep_config()["environments"], environment], algorithms=algorithms
     )
     sweep = DuelsSweep.from_config(config)
     shards = [run_duels_shard(sweep, SEED, shard, tiny_environments()) for shard in range(2)]
-    regret = combine_duels_shards([table for table, _ in shards])
+    return config, sweep, combine_duels_shards([table for table, _ in shards])
+
+
+def test_a_contextual_environment_runs_every_algorithm_in_the_same_tables():
+    config, sweep, regret = _two_shards_with(
+        CONTEXTUAL, ["rucb", "self_sparring", "sparring_exp4p", "colstim", "dbgd"]
+    )
     contextual = regret[regret["environment"] == "ctx"]
     assert set(contextual["algorithm"]) == set(sweep.algorithms)
     assert set(regret[regret["environment"] == "cycle"]["algorithm"]) == {"rucb", "self_sparring"}
@@ -151,13 +158,9 @@ ADVERSARIAL = {"name": "adv", "kind": "online", "setting": "adversarial", "horiz
 
 
 def test_the_adversary_runs_every_algorithm_with_hindsight_regret_only():
-    config = sweep_config(
-        environments=[*sweep_config()["environments"], ADVERSARIAL],
-        algorithms=["rucb", "sparring_exp4p", "explore_exploit_fpl", "maxinp", "dbgd"],
+    config, sweep, regret = _two_shards_with(
+        ADVERSARIAL, ["rucb", "sparring_exp4p", "explore_exploit_fpl", "maxinp", "dbgd"]
     )
-    sweep = DuelsSweep.from_config(config)
-    shards = [run_duels_shard(sweep, SEED, shard, tiny_environments()) for shard in range(2)]
-    regret = combine_duels_shards([table for table, _ in shards])
     adversarial = regret[regret["environment"] == "adv"]
     assert set(adversarial["algorithm"]) == set(sweep.algorithms)
     assert (adversarial["horizon"] == 100).all() and (adversarial["n_arms"] == 3).all()

@@ -132,18 +132,22 @@ def test_capped_horizons_name_the_algorithm_and_the_environment(board):
     }
 
 
+def text_with(board, environments, extra_rows):
+    """The README text of ``board`` and ``extra_rows`` (upper-case labels, nothing published)."""
+    advice = recommendations(pd.concat([board, pd.DataFrame(extra_rows)]), environments)
+    labels = {a: a.upper() for a in advice["algorithm"]}
+    published = pd.DataFrame(columns=["algorithm", "verdict"])
+    return readme_markdown(advice, environments, published, labels, seeds=20, horizon=1000)
+
+
 def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(board):
     contextual = summary("Linear contexts", 5, 0.0) | {"contextual": {"horizon": 500}}
     environments = ENVIRONMENTS | {"linear": contextual}
-    extra = pd.DataFrame(
-        board_rows("linear", ["maxinp", "colstim", "sparring_exp4p", "dts", "rucb"], ["colstim"])
+    text = text_with(
+        board,
+        environments,
+        board_rows("linear", ["maxinp", "colstim", "sparring_exp4p", "dts", "rucb"], ["colstim"]),
     )
-    advice = recommendations(pd.concat([board, extra]), environments)
-    labels = {a: a.upper() for a in advice["algorithm"]}
-    text = readme_markdown(
-        advice, environments, pd.DataFrame(columns=["algorithm", "verdict"]), labels,
-        seeds=20, horizon=1000,
-    )  # fmt: skip
     line = next(line for line in text.splitlines() if "Context matters" in line)
     assert "(Linear contexts): use **MAXINP**, best or tied in 1 of 1" in line
     assert "Also best or tied: COLSTIM (1/1)" in line
@@ -153,10 +157,7 @@ def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(b
     assert "on 4 preference matrices" in text and "(T = 500)" in text
     assert "not measured by this comparison" not in text
     # without a contextual environment the README says the comparison is not made
-    plain = readme_markdown(
-        recommendations(board, ENVIRONMENTS), ENVIRONMENTS,
-        pd.DataFrame(columns=["algorithm", "verdict"]), labels, seeds=20, horizon=1000,
-    )  # fmt: skip
+    plain = text_with(board, ENVIRONMENTS, [])
     assert "not measured by this comparison" in plain
 
 
@@ -166,13 +167,9 @@ def test_the_adversary_has_its_own_group_ranked_by_hindsight(board):
     }
     environments = ENVIRONMENTS | {"adv": adversary}
     assert environment_group(adversary) == "adversarial"
-    extra = pd.DataFrame(board_rows("adv", ["self_sparring", "sparring_exp4p", "colstim"]))
-    advice = recommendations(pd.concat([board, extra]), environments)
-    labels = {a: a.upper() for a in advice["algorithm"]}
-    text = readme_markdown(
-        advice, environments, pd.DataFrame(columns=["algorithm", "verdict"]), labels,
-        seeds=20, horizon=1000,
-    )  # fmt: skip
+    text = text_with(
+        board, environments, board_rows("adv", ["self_sparring", "sparring_exp4p", "colstim"])
+    )
     line = next(line for line in text.splitlines() if "An adaptive adversary" in line)
     assert "ranked by rd1 in hindsight" in line and "(Adversary): use **SELF_SPARRING**" in line
     assert "SPARRING_EXP4P (mean rank 2.0)" in line

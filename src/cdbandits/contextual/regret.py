@@ -35,6 +35,7 @@ __all__ = [
     "ContextualVonNeumannWinner",
     "contextual_exploitability",
     "contextual_von_neumann_winner",
+    "distinct_policies",
     "mixture_action_distributions",
     "policy_matrix",
     "regret_curve",
@@ -224,6 +225,22 @@ class ContextualVonNeumannWinner:
     winner: VonNeumannWinner
 
 
+def distinct_policies(actions: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """The first policy of each set of clones (same action in every context), in order.
+
+    Parameters
+    ----------
+    actions : ndarray of uint8, shape (n_contexts, n_policies)
+
+    Returns
+    -------
+    ndarray of int64
+        Increasing policy indices, one per distinct action vector.
+    """
+    _, first_index = np.unique(actions.T, axis=0, return_index=True)
+    return np.sort(first_index).astype(np.int64)
+
+
 def contextual_von_neumann_winner(
     population: ContextPopulation, actions: NDArray[np.uint8], solver: str | None = None
 ) -> ContextualVonNeumannWinner:
@@ -243,8 +260,7 @@ def contextual_von_neumann_winner(
     -------
     ContextualVonNeumannWinner
     """
-    _, first_index = np.unique(actions.T, axis=0, return_index=True)
-    representatives = np.sort(first_index)
+    representatives = distinct_policies(actions)
     matrix = policy_matrix(population, np.ascontiguousarray(actions[:, representatives]))
     winner = von_neumann_winner(matrix, solver=solver)
     weights = np.zeros(actions.shape[1])

@@ -71,6 +71,7 @@ from ...contextual.policies import DecisionStumps, PolicyClass, RandomLinearPoli
 from ...contextual.regret import (
     ContextualVonNeumannWinner,
     contextual_von_neumann_winner,
+    distinct_policies,
     mixture_action_distributions,
     regret_curve,
 )
@@ -285,8 +286,7 @@ def stored_winner(
     n_contexts, n_policies = actions.shape
     support = np.asarray(record["support"], dtype=np.int64)
     weights = np.asarray(record["weights"], dtype=np.float64)
-    _, first_index = np.unique(actions.T, axis=0, return_index=True)
-    representatives = np.sort(first_index)
+    representatives = distinct_policies(actions)
     problems = []
     if record["n_policies"] != n_policies or record["distinct_policies"] != representatives.size:
         problems.append(

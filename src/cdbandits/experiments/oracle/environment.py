@@ -21,6 +21,7 @@ from ...contextual.oracle import ClassificationOracle
 from ...contextual.policies import DecisionStumps
 from ...contextual.regret import (
     contextual_exploitability,
+    distinct_policies,
     mixture_action_distributions,
     policy_matrix,
 )
@@ -122,8 +123,7 @@ def environment_of(population: ContextPopulation, n_bins: int) -> SweepEnvironme
     """The environment of ``population`` with the stumps of ``n_bins`` bins per feature."""
     stumps = DecisionStumps(population.n_actions, n_bins).fit(population.features)
     actions = stumps.actions(population.features)
-    _, first = np.unique(actions.T, axis=0, return_index=True)
-    representatives = np.sort(first).astype(np.int64)
+    representatives = distinct_policies(actions)
     return SweepEnvironment(
         population=population,
         environment=StochasticEnvironment(population),
