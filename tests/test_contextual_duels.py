@@ -6,6 +6,7 @@ import pytest
 from cdbandits.contextual.baselines import SparringExp3, UniformDuels
 from cdbandits.contextual.duels import DuelLog, draw_action, schedule_log
 from cdbandits.contextual.environments import (
+    CounterPlayAdversary,
     DuelingEnvironment,
     StochasticEnvironment,
     synthetic_intransitive_population,
@@ -67,6 +68,42 @@ def test_compiled_and_round_by_round_runs_are_identical(setting, make):
         np.testing.assert_array_equal(
             compiled.mean_policy_distribution()[0], stepwise.mean_policy_distribution()[0]
         )
+
+
+@pytest.mark.parametrize(("n_actions", "margin", "seed"), [(3, 0.8, 0), (4, 0.5, 1), (2, 1.0, 2)])
+def test_sparring_exp4p_plays_the_adversary_compiled_as_round_by_round(n_actions, margin, seed):
+    # 12 contexts, 150 policies: the compiled episode on the adversary's rounds drawn ahead
+    # and _choose / _observe round by round give the same log, play counts and weights
+    contexts = np.random.default_rng(seed).normal(size=(12, 3))
+    policies = RandomLinearPolicies(n_actions, 150, random_state=seed).fit(contexts)
+    table = policies.action_table(contexts)
+    runs = []
+    for compiled in (True, False):
+        adversary, algorithm = (
+            CounterPlayAdversary(contexts, n_actions, margin),
+            SparringExp4P(table),
+        )
+        log = algorithm.run(adversary, 3000, np.random.default_rng(seed), compiled=compiled)
+        runs.append((log, adversary, algorithm))
+    (log, adversary, algorithm), (reference, reference_adversary, reference_algorithm) = runs
+    for field in ("context_ids", "first_actions", "second_actions", "outcomes", "gains"):
+        assert getattr(log, field).dtype == getattr(reference, field).dtype, field
+        assert getattr(log, field).tobytes() == getattr(reference, field).tobytes(), field
+    np.testing.assert_array_equal(adversary.play_counts_, reference_adversary.play_counts_)
+    for copy in ("row_", "column_"):
+        np.testing.assert_array_equal(
+            getattr(algorithm, copy).log_weights_, getattr(reference_algorithm, copy).log_weights_
+        )
+    assert len(set(log.first_actions.tolist())) == n_actions  # the copies move between actions
+
+
+def test_an_algorithm_without_a_compiled_adversary_plays_it_round_by_round(setting):
+    _, table = setting
+    adversary = CounterPlayAdversary(np.zeros((3, 2)), 4, 0.8)
+    log = UniformDuels().run(adversary, 200, np.random.default_rng(0))
+    assert log.horizon == 200 and adversary.play_counts_.sum() == 400
+    with pytest.raises(NotImplementedError, match="UniformDuels has no compiled adversary"):
+        UniformDuels()._play_schedule(None, None, None, None, None)
 
 
 def test_same_seed_reproduces_and_other_seed_differs(setting):

@@ -58,14 +58,11 @@ def test_default_sweep_runs_every_algorithm_on_every_environment_with_20_seeds()
         "mslr",
         "adversarial",
     }
-    # every algorithm to T = 10^5 on every contextual environment, but the four that play
-    # the adversary round by round in Python (10^4 there, for their cost; see the config)
-    slow = {"sparring_exp4p", "colstim", "maxinp", "dbgd"}
+    # every algorithm to T = 10^5 on every contextual environment, the adversary included
+    assert sweep.horizon_caps == ()
     for environment in contextual:
         for algorithm in sweep.algorithms_on(environment):
-            capped = environment.name == "online_adversarial" and algorithm in slow
-            wanted = 10_000 if capped else 100_000
-            assert sweep.horizon_for(algorithm, 3, environment) == wanted, (environment, algorithm)
+            assert sweep.horizon_for(algorithm, 3, environment) == 100_000, (environment, algorithm)
     assert (
         len(sweep.tasks())
         == (

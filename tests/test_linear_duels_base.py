@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from linear_duels_cases import ALGORITHM_NAMES
 
+from cdbandits.karmed.base import CounterPlayRounds
 from cdbandits.linear_duels import make_algorithm
 from cdbandits.linear_duels.base import RunRecord, next_context_compiled, play_round_compiled
 from cdbandits.linear_duels.environments import ScheduleArrays
@@ -63,11 +64,23 @@ def test_a_bad_schedule_is_named():
     features = np.zeros((3, 3, 2))
     win = (1.0 + MATRICES) / 2.0
     ids, uniforms = np.zeros(10, dtype=np.int64), np.full(10, 0.5)
+
+    def adversary(n_contexts, context_ids=ids):
+        counts = np.zeros((n_contexts, 3), dtype=np.int64)
+        return CounterPlayRounds(context_ids, counts, np.empty(10, dtype=np.int64), 0.8)
+
     cases = [
         (ScheduleArrays(features, win[:, :2], ids, uniforms), None, r"win must have shape"),
         (ScheduleArrays(features, win, ids[:9], uniforms), None, r"of the 10 rounds"),
         (ScheduleArrays(features, win, ids + 3, uniforms), None, r"lie in \[0, 3\)"),
         (ScheduleArrays(features, win, ids, uniforms), np.random.default_rng(0), r"draws nothing"),
+        (ScheduleArrays(features, adversary(4), ids, uniforms), None, r"in the 3 contexts"),
+        (ScheduleArrays(features, adversary(3, ids + 1), ids, uniforms), None, r"context ids"),
+        (
+            ScheduleArrays(features, adversary(3)._replace(margin=0.0), ids, uniforms),
+            None,
+            r"margin must be in \(0, 1\]",
+        ),
     ]
     for schedule, environment_rng, message in cases:
         algorithm = make_algorithm("colstim").start(3, 2, np.random.default_rng(0), 10)

@@ -195,10 +195,10 @@ def test_environment_runs_learn_the_outcomes_of_any_environment(name):
     def run(environment, features, seed):
         if name == "dbgd":
             algorithm = _recording(DuelingBanditGradientDescent())
-            log = dbgd_environment_log(algorithm, environment, features, 400, seed)
+            log = dbgd_environment_log(algorithm, environment, features, 400, seed, compiled=False)
         else:
             algorithm = _recording(make_algorithm(name))
-            log = environment_duel_log(algorithm, environment, features, 400, seed)
+            log = environment_duel_log(algorithm, environment, features, 400, seed, compiled=False)
         duels = log.first_actions != log.second_actions
         expected = np.where(duels, log.outcomes, 0) if name == "dbgd" else log.outcomes > 0
         assert algorithm.seen == expected.astype(int).tolist()
@@ -217,6 +217,40 @@ def test_environment_runs_learn_the_outcomes_of_any_environment(name):
     again = run(_adversary(), features, np.random.default_rng(2))
     assert log.gains.tobytes() == again.gains.tobytes()
     assert log.outcomes.tobytes() == again.outcomes.tobytes()
+
+
+@pytest.mark.parametrize("name", [*ALGORITHM_NAMES, "dbgd"])
+def test_the_compiled_adversary_run_plays_the_duels_of_the_round_by_round_run(name):
+    # the adversary of the duels family's shape (10 contexts of 5 features), several K,
+    # margins and seeds, past the exploration (tau = K^2 d = 45 to 80 rounds): the kernel
+    # on the adversary's rounds drawn ahead and the NumPy select / update round by round
+    # give the same log, byte for byte, the same play counts and the same learned state
+    contexts = np.random.default_rng(0).normal(size=(10, 5))
+    for n_actions, margin, seed in [(3, 0.8, 0), (3, 0.8, 1), (4, 0.5, 2), (2, 1.0, 3)]:
+        features = action_features(contexts, n_actions)
+        runs = []
+        for compiled in (True, False):
+            adversary = CounterPlayAdversary(contexts, n_actions, margin)
+            if name == "dbgd":
+                algorithm = DuelingBanditGradientDescent()
+                run = dbgd_environment_log
+            else:
+                algorithm, run = make_algorithm(name), environment_duel_log
+            rng = np.random.default_rng(seed)
+            log = run(algorithm, adversary, features, 600, rng, compiled=compiled)
+            runs.append((log, adversary, algorithm))
+        (log, adversary, algorithm), (reference, reference_adversary, reference_algorithm) = runs
+        for field in ("context_ids", "first_actions", "second_actions", "outcomes", "gains"):
+            compiled_field, reference_field = getattr(log, field), getattr(reference, field)
+            assert compiled_field.dtype == reference_field.dtype, (field, n_actions, seed)
+            assert compiled_field.tobytes() == reference_field.tobytes(), (field, n_actions, seed)
+        np.testing.assert_array_equal(adversary.play_counts_, reference_adversary.play_counts_)
+        if name == "dbgd":
+            assert algorithm.wins_ == reference_algorithm.wins_ > 0
+            np.testing.assert_allclose(algorithm.weights_, reference_algorithm.weights_)
+        else:
+            assert algorithm.last_fit_ == reference_algorithm.last_fit_ > algorithm.tau_
+            np.testing.assert_allclose(algorithm.theta_, reference_algorithm.theta_, atol=1e-12)
 
 
 def test_environment_runs_refuse_features_of_another_shape():

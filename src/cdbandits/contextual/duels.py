@@ -7,11 +7,17 @@ round) and then
 
 * on a :class:`~cdbandits.contextual.environments.StochasticEnvironment`, draws the whole
   schedule in advance and runs the algorithm's compiled episode (fast path);
-* on any other environment (an adaptive adversary), plays round by round through the
-  algorithm's ``_choose`` / ``_observe`` steps.
+* on the adaptive adversary (:class:`~cdbandits.contextual.environments.CounterPlayAdversary`),
+  if the algorithm compiles it (SparringEXP4.P), draws the contexts and uniforms in advance
+  and runs the same compiled episode on the adversary's rounds
+  (:class:`~cdbandits.karmed.base.CounterPlayRounds`, which set each round's ``P_t`` from
+  the plays so far);
+* on any other environment, plays round by round through the algorithm's ``_choose`` /
+  ``_observe`` steps.
 
-Both paths consume the same random numbers in the same order and share the compiled
-per-round arithmetic, so on a stochastic environment they give identical logs.
+The paths consume the same random numbers in the same order and share the compiled
+per-round arithmetic, so on a stochastic environment or the adversary the compiled and the
+round-by-round episodes give identical logs.
 """
 
 from __future__ import annotations
@@ -19,15 +25,30 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 # The contextual learners draw their actions exactly as the K-armed ones draw arms.
+from ..karmed.base import CounterPlayRounds
 from ..karmed.base import draw_arm_compiled as draw_action
-from .environments import ContextPopulation, DuelingEnvironment, StochasticEnvironment
+from .environments import (
+    ContextPopulation,
+    CounterPlayAdversary,
+    DuelingEnvironment,
+    StochasticEnvironment,
+)
 
-__all__ = ["DuelLog", "DuelingAlgorithm", "draw_action", "round_by_round_log", "schedule_log"]
+__all__ = [
+    "DuelLog",
+    "DuelingAlgorithm",
+    "counter_play_log",
+    "counter_play_rounds",
+    "draw_action",
+    "round_by_round_log",
+    "schedule_log",
+]
 
 
 @dataclass(frozen=True)
@@ -79,6 +100,37 @@ def schedule_log(
     gains += matrices[context_ids, :, second_actions]
     gains /= 2.0
     return DuelLog(context_ids, first_actions, second_actions, outcomes, gains)
+
+
+def counter_play_rounds(
+    environment: CounterPlayAdversary, context_ids: NDArray[np.int64]
+) -> CounterPlayRounds:
+    """The rounds of ``context_ids`` on ``environment``'s play counts, for a compiled learner.
+
+    ``context_ids`` come from :meth:`~CounterPlayAdversary.draw_ahead`; the kernel that
+    plays the rounds updates the adversary's :attr:`~CounterPlayAdversary.play_counts_`
+    and fills each round's winner.
+    """
+    winners = np.empty(context_ids.size, dtype=np.int64)
+    return CounterPlayRounds(
+        context_ids, environment.play_counts_, winners, float(environment.margin)
+    )
+
+
+def counter_play_log(
+    environment: CounterPlayAdversary,
+    rounds: CounterPlayRounds,
+    first_actions: NDArray[np.int64],
+    second_actions: NDArray[np.int64],
+    outcomes: NDArray[np.int8],
+) -> DuelLog:
+    """The log of rounds played on :func:`counter_play_rounds`, with the adversary's gains
+    (:meth:`~DuelingEnvironment.gains` of each round's ``P_t``, in the same operations)."""
+    matrices = np.stack([environment.winner_matrix(w) for w in range(environment.n_actions)])
+    gains = matrices[rounds.winners, :, first_actions]
+    gains += matrices[rounds.winners, :, second_actions]
+    gains /= 2.0
+    return DuelLog(rounds.context_ids, first_actions, second_actions, outcomes, gains)
 
 
 def round_by_round_log(
@@ -138,8 +190,29 @@ class DuelingAlgorithm(ABC):
     ) -> DuelLog:
         """The whole stochastic episode at once, identical to the round-by-round loop."""
 
+    #: Whether :meth:`_play_schedule` plays the adaptive adversary's rounds in compiled code.
+    compiles_counter_play: ClassVar[bool] = False
+
+    def _play_schedule(
+        self,
+        win: NDArray[np.float64] | CounterPlayRounds,
+        context_ids: NDArray[np.int64],
+        duel_uniforms: NDArray[np.float64],
+        first_uniforms: NDArray[np.float64],
+        second_uniforms: NDArray[np.float64],
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8]]:
+        """Both players' actions and the outcomes of rounds drawn in advance, in compiled
+        code; ``win`` is probability-form matrices or the adversary's rounds. Only for
+        algorithms with :attr:`compiles_counter_play`."""
+        raise NotImplementedError(f"{type(self).__name__} has no compiled adversary episode")
+
     def run(
-        self, environment: DuelingEnvironment, horizon: int, rng: np.random.Generator
+        self,
+        environment: DuelingEnvironment,
+        horizon: int,
+        rng: np.random.Generator,
+        *,
+        compiled: bool = True,
     ) -> DuelLog:
         """Play ``horizon`` rounds on ``environment``.
 
@@ -150,6 +223,9 @@ class DuelingAlgorithm(ABC):
             Number of rounds ``T`` (algorithms tuned to the horizon use it).
         rng : numpy.random.Generator
             The only source of randomness (environment and both players).
+        compiled : bool, optional
+            False plays the adaptive adversary round by round even when the algorithm
+            compiles it (the same log; the reference the tests compare with).
 
         Returns
         -------
@@ -169,6 +245,21 @@ class DuelingAlgorithm(ABC):
                 second_rng.random(horizon),
             )
         environment.reset(environment_rng)
+        if (
+            compiled
+            and self.compiles_counter_play
+            and isinstance(environment, CounterPlayAdversary)
+        ):
+            context_ids, duel_rng = environment.draw_ahead(horizon)
+            rounds = counter_play_rounds(environment, context_ids)
+            played = self._play_schedule(
+                rounds,
+                context_ids,
+                duel_rng.random(horizon),
+                first_rng.random(horizon),
+                second_rng.random(horizon),
+            )
+            return counter_play_log(environment, rounds, *played)
         return round_by_round_log(
             environment,
             horizon,

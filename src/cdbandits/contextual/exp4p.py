@@ -40,6 +40,7 @@ import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..karmed.base import CounterPlayRounds, scheduled_win_probability
 from .duels import DuelingAlgorithm, DuelLog, draw_action, schedule_log
 from .environments import ContextPopulation, DuelingEnvironment
 from .oracle import ActionTable
@@ -401,7 +402,8 @@ class Exp4P:
 @numba.njit(cache=True)
 def _sparring_exp4p_episode(
     actions: NDArray[np.uint8],
-    matrices: NDArray[np.float64],
+    n_actions: int,
+    win: NDArray[np.float64] | CounterPlayRounds,
     context_ids: NDArray[np.int64],
     duel_uniforms: NDArray[np.float64],
     row_uniforms: NDArray[np.float64],
@@ -412,10 +414,11 @@ def _sparring_exp4p_episode(
     row_state: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     column_state: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     growths: NDArray[np.float64],
+    outcomes: NDArray[np.int8],
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Both copies over a drawn schedule; states (log_w, w, sums) and growths in place."""
+    """Both copies over a drawn schedule (``win``: probability-form matrices or the adaptive
+    adversary's rounds); states (log_w, w, sums), growths and outcomes in place."""
     horizon = context_ids.size
-    n_actions = matrices.shape[1]
     n_policies = actions.shape[1]
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
@@ -442,7 +445,9 @@ def _sparring_exp4p_episode(
         )
         a = draw_action(row_probabilities, row_uniforms[t])
         b = draw_action(column_probabilities, column_uniforms[t])
-        outcome = 1.0 if duel_uniforms[t] < (1.0 + matrices[context, a, b]) / 2.0 else -1.0
+        won = duel_uniforms[t] < scheduled_win_probability(win, context, t, a, b)
+        outcome = 1.0 if won else -1.0
+        outcomes[t] = 1 if won else -1
         row_reward, column_reward = (1.0 + outcome) / 2.0, (1.0 - outcome) / 2.0
         # _exp4p_update for both copies (the row one tracking its distribution), in one pass.
         row_largest = _action_increments(
@@ -547,25 +552,34 @@ class SparringExp4P(DuelingAlgorithm):
         first_uniforms: NDArray[np.float64],
         second_uniforms: NDArray[np.float64],
     ) -> DuelLog:
+        win = (1.0 + population.matrices) / 2.0
+        first, second, _ = self._play_schedule(
+            win, context_ids, duel_uniforms, first_uniforms, second_uniforms
+        )
+        return schedule_log(population, context_ids, duel_uniforms, first, second)
+
+    compiles_counter_play = True
+
+    def _play_schedule(
+        self,
+        win: NDArray[np.float64] | CounterPlayRounds,
+        context_ids: NDArray[np.int64],
+        duel_uniforms: NDArray[np.float64],
+        first_uniforms: NDArray[np.float64],
+        second_uniforms: NDArray[np.float64],
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8]]:
         row, column = self.row_, self.column_
         growths = np.array([row._growth, column._growth])
+        outcomes = np.empty(context_ids.size, dtype=np.int8)
         first, second = _sparring_exp4p_episode(
-            self.policies.actions,
-            population.matrices,
-            context_ids,
-            duel_uniforms,
-            first_uniforms,
-            second_uniforms,
-            self.uniform_expert,
-            row.p_min_,
-            row.confidence_,
+            self.policies.actions, self.policies.n_actions, win, context_ids, duel_uniforms,
+            first_uniforms, second_uniforms, self.uniform_expert, row.p_min_, row.confidence_,
             (row.log_weights_, row._weights, row.distribution_sums_),
-            (column.log_weights_, column._weights, column.distribution_sums_),
-            growths,
-        )
+            (column.log_weights_, column._weights, column.distribution_sums_), growths, outcomes,
+        )  # fmt: skip
         row._growth, column._growth = float(growths[0]), float(growths[1])
         row.n_rounds_ = column.n_rounds_ = context_ids.size
-        return schedule_log(population, context_ids, duel_uniforms, first, second)
+        return first, second, outcomes
 
     def mean_policy_distribution(self) -> tuple[NDArray[np.float64], float]:
         """The online-to-batch ``Wbar``: the row copy's average distribution.

@@ -55,6 +55,7 @@ __all__ = [
     "CounterPlayRounds",
     "DuelingBanditAlgorithm",
     "check_integer",
+    "checked_counter_play_rounds",
     "check_positive",
     "coin",
     "coin_compiled",
@@ -65,6 +66,7 @@ __all__ = [
     "pick_from",
     "play_duel",
     "round_win_probability",
+    "scheduled_win_probability",
 ]
 
 
@@ -225,7 +227,7 @@ class DuelingBanditAlgorithm(ABC):
             raise RuntimeError("run_compiled() between select() and update()")
         k = self.n_arms_
         if isinstance(win_probability, CounterPlayRounds):
-            environment = _checked_rounds(win_probability, k, int(n_rounds))
+            environment = checked_counter_play_rounds(win_probability, k, int(n_rounds))
         else:
             if win_probability.shape != (k, k):
                 raise ValueError(f"expected a ({k}, {k}) matrix; got {win_probability.shape}")
@@ -297,7 +299,9 @@ class DuelingBanditAlgorithm(ABC):
         return f"{type(self).__name__}({parameters})"
 
 
-def _checked_rounds(rounds: CounterPlayRounds, n_arms: int, n_rounds: int) -> CounterPlayRounds:
+def checked_counter_play_rounds(
+    rounds: CounterPlayRounds, n_arms: int, n_rounds: int
+) -> CounterPlayRounds:
     """``rounds`` with arrays the kernels can take, or ``ValueError`` naming what is off."""
     context_ids = np.asarray(rounds.context_ids)
     play_counts = rounds.play_counts
@@ -409,6 +413,28 @@ def _round_win_probability_overload(environment, step, a, b):
             return (1.0 + skew) / 2.0
 
         return counter_play
+    return None
+
+
+def scheduled_win_probability(
+    win: NDArray[np.float64] | CounterPlayRounds, context: int, step: int, a: int, b: int
+) -> float:
+    """``Pr(a beats b)`` in round ``step``, shown ``context``, of a contextual schedule.
+
+    ``win`` is either the contexts' probability-form matrices (shape ``(n_contexts, K, K)``,
+    read at ``win[context, a, b]``) or the adaptive adversary's rounds (their
+    :func:`round_win_probability`, which also counts the duel; ``context`` is then
+    ``win.context_ids[step]``). Numba kernels only.
+    """
+    raise TypeError("scheduled_win_probability is called from numba kernels only")
+
+
+@overload(scheduled_win_probability)
+def _scheduled_win_probability_overload(win, context, step, a, b):
+    if isinstance(win, types.Array) and win.ndim == 3:
+        return lambda win, context, step, a, b: win[context, a, b]
+    if isinstance(win, types.BaseNamedTuple) and issubclass(win.instance_class, CounterPlayRounds):
+        return lambda win, context, step, a, b: round_win_probability(win, step, a, b)
     return None
 
 

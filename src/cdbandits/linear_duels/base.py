@@ -47,7 +47,15 @@ from numba.core import types
 from numba.extending import overload
 from numpy.typing import NDArray
 
-from ..karmed.base import check_integer, check_positive, pick, pick_compiled
+from ..karmed.base import (
+    CounterPlayRounds,
+    check_integer,
+    check_positive,
+    checked_counter_play_rounds,
+    pick,
+    pick_compiled,
+    scheduled_win_probability,
+)
 from .environments import (
     EnvironmentArrays,
     ScheduleArrays,
@@ -110,7 +118,9 @@ def play_round_compiled(environment, environment_rng, context, a, b, record, ste
       next uniform of ``environment_rng`` is below ``F(u_a - u_b)``; the weak regret grows by
       ``max_i u_i - max(u_a, u_b)``;
     * :class:`~cdbandits.linear_duels.environments.ScheduleArrays`: ``a`` wins iff
-      ``duel_uniforms[step] < win[context, a, b]`` (``environment_rng`` is not used).
+      ``duel_uniforms[step]`` is below the round's
+      :func:`~cdbandits.karmed.base.scheduled_win_probability` (``win[context, a, b]``, or
+      the adaptive adversary's rule; ``environment_rng`` is not used).
     """
     raise TypeError("play_round_compiled is called from numba kernels only")
 
@@ -120,7 +130,8 @@ def _play_round_overload(environment, environment_rng, context, a, b, record, st
     if _is_schedule(environment):
 
         def play_scheduled(environment, environment_rng, context, a, b, record, step):
-            won = environment.duel_uniforms[step] < environment.win[context, a, b]
+            probability = scheduled_win_probability(environment.win, context, step, a, b)
+            won = environment.duel_uniforms[step] < probability
             outcome = 1 if won else 0
             _record_duel(record, context, a, b, outcome, step)
             return outcome
@@ -173,14 +184,23 @@ def _is_schedule(environment_type: types.Type) -> bool:
     return getattr(environment_type, "instance_class", None) is ScheduleArrays
 
 
-def _check_schedule(
+def _checked_schedule(
     schedule: ScheduleArrays, environment_rng: np.random.Generator | None, n_rounds: int
-) -> None:
+) -> ScheduleArrays:
+    """``schedule`` with arrays the kernels can take, or ``ValueError`` naming what is off."""
     n_contexts, n_arms = schedule.features.shape[:2]
-    if schedule.win.shape != (n_contexts, n_arms, n_arms):
-        raise ValueError(
-            f"win must have shape {(n_contexts, n_arms, n_arms)}; got {schedule.win.shape}"
-        )
+    win = schedule.win
+    if isinstance(win, CounterPlayRounds):
+        win = checked_counter_play_rounds(win, n_arms, n_rounds)
+        if win.play_counts.shape[0] != n_contexts or not np.array_equal(
+            win.context_ids, schedule.context_ids
+        ):
+            raise ValueError(
+                f"the adversary's rounds must count plays in the {n_contexts} contexts and show "
+                "the schedule's context ids"
+            )
+    elif win.shape != (n_contexts, n_arms, n_arms):
+        raise ValueError(f"win must have shape {(n_contexts, n_arms, n_arms)}; got {win.shape}")
     if schedule.context_ids.shape != (n_rounds,) or schedule.duel_uniforms.shape != (n_rounds,):
         raise ValueError(
             f"the schedule must hold the contexts and duel uniforms of the {n_rounds} rounds; "
@@ -193,6 +213,7 @@ def _check_schedule(
         raise ValueError(f"the schedule's context ids must lie in [0, {n_contexts})")
     if environment_rng is not None:
         raise ValueError("a schedule draws nothing: pass environment_rng=None")
+    return schedule._replace(win=win)
 
 
 class LinearDuelingAlgorithm(ABC):
@@ -291,7 +312,7 @@ class LinearDuelingAlgorithm(ABC):
         :func:`~cdbandits.linear_duels.simulation.simulate` does on its Python path. A
         :class:`~cdbandits.linear_duels.environments.ScheduleArrays` holds the contexts and
         duel uniforms of exactly these ``n_rounds`` rounds (``environment_rng`` is then
-        None).
+        None), and its ``win`` the contexts' matrices or the adaptive adversary's rounds.
         """
         self._check_started()
         if self._selected is not None:
@@ -303,7 +324,7 @@ class LinearDuelingAlgorithm(ABC):
                 f"was started with {self.n_arms_} and {self.n_features_}"
             )
         if isinstance(environment, ScheduleArrays):
-            _check_schedule(environment, environment_rng, n_rounds)
+            environment = _checked_schedule(environment, environment_rng, n_rounds)
         if self.round_ + n_rounds > self.horizon_:
             raise ValueError(f"{n_rounds} more rounds would pass the horizon {self.horizon_}")
         result = self._kernel(

@@ -26,6 +26,9 @@ They play any :class:`~cdbandits.contextual.environments.DuelingEnvironment` rou
 round as well, an adaptive adversary included, whose ``P_t`` depends on the duels played so
 far (:func:`environment_duel_log`, :func:`dbgd_environment_log`; both through
 :func:`cdbandits.contextual.duels.round_by_round_log`, the round loop any learner can use).
+The counter-play adversary (:class:`~cdbandits.contextual.environments.CounterPlayAdversary`)
+they play in their kernels, on its rounds drawn ahead
+(:func:`~cdbandits.contextual.duels.counter_play_rounds`): the same duels and log.
 """
 
 from __future__ import annotations
@@ -33,13 +36,21 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..contextual.duels import DuelLog, round_by_round_log, schedule_log
+from ..contextual.duels import (
+    DuelLog,
+    counter_play_log,
+    counter_play_rounds,
+    round_by_round_log,
+    schedule_log,
+)
 from ..contextual.environments import (
     ContextPopulation,
+    CounterPlayAdversary,
     DuelingEnvironment,
     StochasticEnvironment,
 )
 from ..contextual.policies import PolicyClass
+from ..karmed.base import CounterPlayRounds
 from ..karmed.context_free import outcome_log
 from .base import LinearDuelingAlgorithm, RunRecord
 from .dbgd import DuelingBanditGradientDescent, dbgd_schedule_rounds
@@ -236,15 +247,9 @@ def population_duel_log(
     algorithm.start(population.n_actions, features.shape[2], algorithm_rng, horizon)
     win = (1.0 + population.matrices) / 2.0
     if compiled:
-        shape = (population.n_contexts, population.n_actions)
-        record = RunRecord(
-            np.zeros(shape[0]), np.zeros(shape, dtype=np.int64), np.zeros(1),
-            np.empty((horizon, 4), dtype=np.int64),
-        )  # fmt: skip
         schedule = ScheduleArrays(features, np.ascontiguousarray(win), context_ids, duel_uniforms)
-        algorithm.run_compiled(schedule, None, horizon, record)
-        first, second = record.duels[:, 1], record.duels[:, 2]
-        return schedule_log(population, context_ids, duel_uniforms, first, second)
+        duels = _kernel_duels(algorithm, schedule, horizon)
+        return schedule_log(population, context_ids, duel_uniforms, duels[:, 1], duels[:, 2])
     first = np.empty(horizon, dtype=np.int64)
     second = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
@@ -303,13 +308,8 @@ def dbgd_population_log(
     second = np.empty(horizon, dtype=np.int64)
     if compiled:
         win = np.ascontiguousarray((1.0 + population.matrices) / 2.0)
-        radius = -1.0 if algorithm.radius is None else algorithm.radius
-        algorithm.wins_ = dbgd_schedule_rounds(
-            algorithm.weights_, algorithm.direction_, algorithm.exploration_step,
-            algorithm.learning_rate, radius, algorithm.rng_,
-            ScheduleArrays(features, win, context_ids, duel_uniforms), first, second,
-        )  # fmt: skip
-        algorithm.round_ = horizon
+        schedule = ScheduleArrays(features, win, context_ids, duel_uniforms)
+        _dbgd_kernel_duels(algorithm, schedule, first, second)
         return schedule_log(population, context_ids, duel_uniforms, first, second)
     for t in range(horizon):
         arms = features[context_ids[t]]
@@ -330,18 +330,27 @@ def environment_duel_log(
     arm_features: NDArray[np.float64],
     horizon: int,
     rng: np.random.Generator,
+    *,
+    compiled: bool = True,
 ) -> DuelLog:
     """Play ``horizon`` rounds of CoLSTIM or MaxInP on any dueling environment.
 
     As :func:`population_duel_log`, but round by round (:func:`round_by_round_log`): the
     algorithm sees ``arm_features[x]`` in context ``x`` and learns ``1`` when its first arm
     won the environment's duel. ``rng`` is split into the environment's stream (its
-    :meth:`~DuelingEnvironment.reset`) and the algorithm's.
+    :meth:`~DuelingEnvironment.reset`) and the algorithm's. On the counter-play adversary
+    ``compiled`` plays the same rounds in the algorithm's kernel (module docstring), up to
+    the caveat of :func:`population_duel_log`.
     """
     features = _checked_arm_features(environment, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
     environment.reset(environment_rng)
     algorithm.start(environment.n_actions, features.shape[2], algorithm_rng, horizon)
+    if compiled and isinstance(environment, CounterPlayAdversary):
+        schedule, rounds = _counter_play_schedule(environment, features, horizon)
+        duels = _kernel_duels(algorithm, schedule, horizon)
+        outcomes = np.where(duels[:, 3] == 1, 1, -1).astype(np.int8)
+        return counter_play_log(environment, rounds, duels[:, 1], duels[:, 2], outcomes)
     return round_by_round_log(
         environment,
         horizon,
@@ -356,6 +365,8 @@ def dbgd_environment_log(
     arm_features: NDArray[np.float64],
     horizon: int,
     rng: np.random.Generator,
+    *,
+    compiled: bool = True,
 ) -> DuelLog:
     """Play ``horizon`` rounds of DBGD on any dueling environment.
 
@@ -363,12 +374,19 @@ def dbgd_environment_log(
     current ranker's best arm and the candidate's duel (also when they are the same arm, as
     in the population form), and DBGD learns ``+1`` when the current ranker's arm won, ``-1``
     when the candidate's did, ``0`` when both put forward the same arm. ``rng`` is split into
-    the environment's stream and DBGD's.
+    the environment's stream and DBGD's. On the counter-play adversary ``compiled`` plays the
+    same rounds in numba (module docstring), up to the caveat of :func:`dbgd_population_log`.
     """
     features = _checked_arm_features(environment, arm_features)
     environment_rng, algorithm_rng = rng.spawn(2)
     environment.reset(environment_rng)
     algorithm.start(features.shape[2], algorithm_rng)
+    if compiled and isinstance(environment, CounterPlayAdversary):
+        schedule, rounds = _counter_play_schedule(environment, features, horizon)
+        first = np.empty(horizon, dtype=np.int64)
+        second = np.empty(horizon, dtype=np.int64)
+        outcomes = _dbgd_kernel_duels(algorithm, schedule, first, second)
+        return counter_play_log(environment, rounds, first, second, outcomes)
 
     def choose(context: int) -> tuple[int, int]:
         current, candidate = algorithm.select()
@@ -381,3 +399,45 @@ def dbgd_environment_log(
         choose,
         lambda a, b, outcome: algorithm.update(0 if a == b else outcome),
     )
+
+
+def _counter_play_schedule(
+    environment: CounterPlayAdversary, features: NDArray[np.float64], horizon: int
+) -> tuple[ScheduleArrays, CounterPlayRounds]:
+    """The adversary's next ``horizon`` rounds (reset already) as a kernel's schedule."""
+    context_ids, duel_rng = environment.draw_ahead(horizon)
+    rounds = counter_play_rounds(environment, context_ids)
+    return ScheduleArrays(features, rounds, context_ids, duel_rng.random(horizon)), rounds
+
+
+def _kernel_duels(
+    algorithm: LinearDuelingAlgorithm, schedule: ScheduleArrays, horizon: int
+) -> NDArray[np.int64]:
+    """The ``(context, a, b, outcome)`` rows of ``horizon`` rounds of ``schedule`` played in
+    the algorithm's kernel (:meth:`LinearDuelingAlgorithm.run_compiled`)."""
+    shape = schedule.features.shape[:2]
+    record = RunRecord(
+        np.zeros(shape[0]), np.zeros(shape, dtype=np.int64), np.zeros(1),
+        np.empty((horizon, 4), dtype=np.int64),
+    )  # fmt: skip
+    algorithm.run_compiled(schedule, None, horizon, record)
+    return record.duels
+
+
+def _dbgd_kernel_duels(
+    algorithm: DuelingBanditGradientDescent,
+    schedule: ScheduleArrays,
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+) -> NDArray[np.int8]:
+    """Every round of ``schedule`` played by DBGD in numba
+    (:func:`~cdbandits.linear_duels.dbgd.dbgd_schedule_rounds`); fills both arms, returns the
+    outcomes."""
+    outcomes = np.empty(first.size, dtype=np.int8)
+    radius = -1.0 if algorithm.radius is None else algorithm.radius
+    algorithm.wins_ = dbgd_schedule_rounds(
+        algorithm.weights_, algorithm.direction_, algorithm.exploration_step,
+        algorithm.learning_rate, radius, algorithm.rng_, schedule, first, second, outcomes,
+    )  # fmt: skip
+    algorithm.round_ = first.size
+    return outcomes

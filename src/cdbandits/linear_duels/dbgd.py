@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
-from ..karmed.base import check_positive, pick
+from ..karmed.base import check_positive, pick, scheduled_win_probability
 from ..karmed.simulation import Engine, checked_rounds
 from ..letor.duel_kernels import (
     CREDIT_TIES,
@@ -305,16 +305,19 @@ def _dbgd_rounds(weights, direction, step_size, rate, radius, n_rounds, rng, com
 
 @numba.njit(cache=True)
 def dbgd_schedule_rounds(weights, direction, step_size, rate, radius, rng, schedule, first,
-                         second):  # fmt: skip
+                         second, outcomes):  # fmt: skip
     """DBGD on a :class:`~cdbandits.linear_duels.environments.ScheduleArrays`, one step per
-    scheduled round; returns the candidate's wins.
+    scheduled round; returns the candidate's wins and fills ``outcomes`` (``+1`` iff the
+    current ranker's arm won the round's duel, ``-1`` otherwise).
 
     In round ``step``'s context the current ranker and the candidate each put forward their
     best arm (``first[step]``, ``second[step]``: the first of the highest scores
     ``w . x_i``); a tie changes nothing, otherwise the candidate's arm winning
-    (``duel_uniforms[step] < win[context, a, b]`` false) moves the ranker. The NumPy
-    counterpart is :func:`cdbandits.linear_duels.contextual.dbgd_population_log` with
-    ``compiled=False``.
+    (``duel_uniforms[step]`` not below the round's
+    :func:`~cdbandits.karmed.base.scheduled_win_probability`) moves the ranker. Every round
+    is duelled, a tie too, so that the adaptive adversary counts it. The NumPy counterparts
+    are :func:`cdbandits.linear_duels.contextual.dbgd_population_log` with
+    ``compiled=False`` and :func:`~cdbandits.linear_duels.contextual.dbgd_environment_log`.
     """
     candidate = np.empty(weights.size)
     wins = 0
@@ -324,7 +327,11 @@ def dbgd_schedule_rounds(weights, direction, step_size, rate, radius, rng, sched
         arms = schedule.features[context]
         a, b = _best_arm(arms, weights), _best_arm(arms, candidate)
         first[step], second[step] = a, b
-        if a != b and not schedule.duel_uniforms[step] < schedule.win[context, a, b]:
+        won = schedule.duel_uniforms[step] < scheduled_win_probability(
+            schedule.win, context, step, a, b
+        )
+        outcomes[step] = 1 if won else -1
+        if a != b and not won:
             _move_compiled(weights, direction, rate, radius)
             wins += 1
     return wins

@@ -31,6 +31,7 @@ import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..karmed.base import CounterPlayRounds
 from ..letor import LetorData
 from .estimation import fit_mle
 from .links import Link, link_cdf, link_cdf_compiled, link_code
@@ -70,10 +71,16 @@ class ScheduleArrays(NamedTuple):
     (:meth:`~cdbandits.contextual.environments.StochasticEnvironment.draw_schedule`) and
     ``win = (1 + P) / 2``, played by the same kernels as :class:`EnvironmentArrays` (no
     linear model, no utilities: a run records no weak regret).
+
+    ``win`` may instead be the adaptive adversary's rounds
+    (:class:`~cdbandits.karmed.base.CounterPlayRounds`, whose ``context_ids`` are the
+    schedule's): ``a`` then wins iff ``duel_uniforms[step]`` is below the probability the
+    adversary's rule sets from the plays so far, and the duel is counted
+    (:func:`~cdbandits.karmed.base.scheduled_win_probability`).
     """
 
     features: NDArray[np.float64]
-    win: NDArray[np.float64]
+    win: NDArray[np.float64] | CounterPlayRounds
     context_ids: NDArray[np.int64]
     duel_uniforms: NDArray[np.float64]
 

@@ -17,16 +17,21 @@ generator (:func:`adversarial_log`), with what it may use:
   (:func:`karmed_adversarial_log`: the duels their public ``select`` / ``update`` would
   play), ``rng`` split into the adversary's stream and the algorithm's, as
   :func:`cdbandits.karmed.simulate` splits it;
-* SparringEXP4.P: its own round-by-round path (:meth:`SparringExp4P.run
-  <cdbandits.contextual.exp4p.SparringExp4P.run>` on a non-stochastic environment);
+* SparringEXP4.P: its compiled episode on the adversary's rounds (:meth:`SparringExp4P.run
+  <cdbandits.contextual.exp4p.SparringExp4P.run>` on the adversary);
 * explore-then-exploit (:func:`explore_then_exploit_log`, each phase at once): the same recipe as
   :func:`cdbandits.oracle_methods.explore_exploit.explore_then_exploit` (uniform pairs for
   ``m`` rounds, the compact game of their outcomes solved by SparringFPL, ``a_t, b_t ~
   What(x_t)`` afterwards), played against the adversary, which keeps counting its plays;
 * CoLSTIM, MaxInP and DBGD: the arm features ``e_a (x) z(x)`` of the other online
-  environments (:func:`~.contextual.online_arm_features`), round by round
+  environments (:func:`~.contextual.online_arm_features`), in their kernels
   (:func:`cdbandits.linear_duels.contextual.environment_duel_log`,
   :func:`~cdbandits.linear_duels.contextual.dbgd_environment_log`).
+
+Each compiled path plays the adversary's rounds drawn ahead
+(:func:`~cdbandits.contextual.duels.counter_play_rounds`) and gives the log of a
+round-by-round play (:func:`cdbandits.contextual.duels.round_by_round_log`), which the tests
+compare it with.
 
 Regret (:func:`adversarial_regret`): ``hindsight``, eq. rd1 against the best policy of the
 class in hindsight (:func:`cdbandits.contextual.regret.regret_curve`), as the online family
@@ -44,7 +49,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ...contextual.duels import DuelLog
+from ...contextual.duels import DuelLog, counter_play_log, counter_play_rounds
 from ...contextual.environments import CounterPlayAdversary
 from ...contextual.oracle import ActionTable, ClassificationOracle
 from ...contextual.policies import PolicyClass
@@ -151,12 +156,12 @@ def karmed_adversarial_log(
     environment.reset(environment_rng)
     algorithm.start(environment.n_actions, algorithm_rng, horizon)
     context_ids, duel_rng = environment.draw_ahead(horizon)
-    rounds = _counter_play_rounds(environment, context_ids)
+    rounds = counter_play_rounds(environment, context_ids)
     duels = np.empty((horizon, 3), dtype=np.int64)
     arm_counts = np.zeros(environment.n_actions, dtype=np.int64)
     algorithm.run_compiled(rounds, duel_rng, horizon, arm_counts, duels)
     outcomes = np.where(duels[:, 2] == 1, 1, -1).astype(np.int8)
-    return _counter_play_log(environment, rounds, duels[:, 0].copy(), duels[:, 1].copy(), outcomes)
+    return counter_play_log(environment, rounds, duels[:, 0].copy(), duels[:, 1].copy(), outcomes)
 
 
 def explore_then_exploit_log(
@@ -187,7 +192,7 @@ def explore_then_exploit_log(
     environment.reset(environment_rng)
     context_ids, duel_rng = environment.draw_ahead(horizon)
     duel_uniforms = duel_rng.random(horizon)
-    rounds = _counter_play_rounds(environment, context_ids)
+    rounds = counter_play_rounds(environment, context_ids)
     outcomes = np.empty(horizon, dtype=np.int8)
     explored = slice(0, n_explore)
     _play_pairs(rounds, first, second, duel_uniforms, outcomes, explored.start, explored.stop)
@@ -212,17 +217,7 @@ def explore_then_exploit_log(
             drawn = (uniforms[:, None] >= cumulative).sum(axis=1)
             actions[n_explore:] = np.minimum(drawn, last)
         _play_pairs(rounds, first, second, duel_uniforms, outcomes, n_explore, horizon)
-    return _counter_play_log(environment, rounds, first, second, outcomes)
-
-
-def _counter_play_rounds(
-    environment: CounterPlayAdversary, context_ids: NDArray[np.int64]
-) -> CounterPlayRounds:
-    """The rounds of ``context_ids`` on ``environment``'s play counts (module docstring)."""
-    winners = np.empty(context_ids.size, dtype=np.int64)
-    return CounterPlayRounds(
-        context_ids, environment.play_counts_, winners, float(environment.margin)
-    )
+    return counter_play_log(environment, rounds, first, second, outcomes)
 
 
 @numba.njit(cache=True)
@@ -239,23 +234,6 @@ def _play_pairs(
     for step in range(start, stop):
         probability = round_win_probability(rounds, step, first[step], second[step])
         outcomes[step] = 1 if duel_uniforms[step] < probability else -1
-
-
-def _counter_play_log(
-    environment: CounterPlayAdversary,
-    rounds: CounterPlayRounds,
-    first: NDArray[np.int64],
-    second: NDArray[np.int64],
-    outcomes: NDArray[np.int8],
-) -> DuelLog:
-    """The log of rounds played on :class:`CounterPlayRounds`, with the adversary's gains
-    (:meth:`~cdbandits.contextual.environments.DuelingEnvironment.gains` of each round's
-    ``P_t``, in the same operations)."""
-    matrices = np.stack([environment.winner_matrix(w) for w in range(environment.n_actions)])
-    gains = matrices[rounds.winners, :, first]
-    gains += matrices[rounds.winners, :, second]
-    gains /= 2.0
-    return DuelLog(rounds.context_ids, first, second, outcomes, gains)
 
 
 def adversarial_log(
