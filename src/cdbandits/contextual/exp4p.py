@@ -506,6 +506,8 @@ class SparringExp4P(DuelingAlgorithm):
         distribution, the online-to-batch output).
     """
 
+    compiles_counter_play = True
+
     def __init__(
         self, policies: ActionTable, delta: float = 0.05, uniform_expert: bool = True
     ) -> None:
@@ -557,8 +559,6 @@ class SparringExp4P(DuelingAlgorithm):
             win, context_ids, duel_uniforms, first_uniforms, second_uniforms
         )
         return schedule_log(population, context_ids, duel_uniforms, first, second)
-
-    compiles_counter_play = True
 
     def _play_schedule(
         self,
