@@ -236,6 +236,11 @@ def benchmark_cell(matrices: list[np.ndarray], repeats: int, peers: dict) -> dic
     return row
 
 
+def _ratio(value: float) -> str:
+    """A speed ratio with one decimal below 10 (so 0.4 does not print as 0), none above."""
+    return f"{value:,.1f}" if value < 10 else f"{value:,.0f}"
+
+
 def targets(row: pd.Series) -> str:
     """Which of the issue's targets this row meets (ratios of medians)."""
     notes = []
@@ -248,7 +253,7 @@ def targets(row: pd.Series) -> str:
         need = 50 if row["K"] <= 20 else 5 if row["K"] <= 136 else None
         batched = row[f"{peer}_ms"] / row["batched_ms"]
         if need and batched < need:
-            notes.append(f"batched {batched:.0f}x < {need}x {peer}")
+            notes.append(f"batched {_ratio(batched)}x < {need}x {peer}")
     return "met" if not notes else "**not met**: " + "; ".join(notes)
 
 
@@ -273,9 +278,9 @@ def markdown(table: pd.DataFrame, peers: list[str]) -> str:
         ratios = [
             f"{row[f'{p}_ms'] / row['cdbandits_ms']:,.1f}×" if p in timed else "" for p in peers
         ]
-        batched_ratio = (
-            f"{row['pref_voting_ms'] / row['batched_ms']:,.0f}×" if "pref_voting" in timed else ""
-        )
+        batched_ratio = ""
+        if "pref_voting" in timed:
+            batched_ratio = f"{_ratio(row['pref_voting_ms'] / row['batched_ms'])}×"
         invalid = ", ".join(f"{s} {int(row[f'{s}_invalid'])}" for s in timed if row[f"{s}_invalid"])
         lines.append(
             f"| {row['category']} | {row['K']} | {row['matrices']} | "
