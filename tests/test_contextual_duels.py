@@ -97,8 +97,7 @@ def test_sparring_exp4p_plays_the_adversary_compiled_as_round_by_round(n_actions
     assert len(set(log.first_actions.tolist())) == n_actions  # the copies move between actions
 
 
-def test_an_algorithm_without_a_compiled_adversary_plays_it_round_by_round(setting):
-    _, table = setting
+def test_an_algorithm_without_a_compiled_adversary_plays_it_round_by_round():
     adversary = CounterPlayAdversary(np.zeros((3, 2)), 4, 0.8)
     log = UniformDuels().run(adversary, 200, np.random.default_rng(0))
     assert log.horizon == 200 and adversary.play_counts_.sum() == 400
