@@ -103,18 +103,21 @@ def schedule_log(
 
 
 def counter_play_rounds(
-    environment: CounterPlayAdversary, context_ids: NDArray[np.int64]
-) -> CounterPlayRounds:
-    """The rounds of ``context_ids`` on ``environment``'s play counts, for a compiled learner.
+    environment: CounterPlayAdversary, n_rounds: int
+) -> tuple[CounterPlayRounds, np.random.Generator]:
+    """The adversary's next ``n_rounds`` rounds (reset already), for a compiled learner, and
+    its duel stream.
 
-    ``context_ids`` come from :meth:`~CounterPlayAdversary.draw_ahead`; the kernel that
+    The contexts are drawn ahead (:meth:`~CounterPlayAdversary.draw_ahead`); the kernel that
     plays the rounds updates the adversary's :attr:`~CounterPlayAdversary.play_counts_`
     and fills each round's winner.
     """
-    winners = np.empty(context_ids.size, dtype=np.int64)
-    return CounterPlayRounds(
+    context_ids, duel_rng = environment.draw_ahead(n_rounds)
+    winners = np.empty(n_rounds, dtype=np.int64)
+    rounds = CounterPlayRounds(
         context_ids, environment.play_counts_, winners, float(environment.margin)
     )
+    return rounds, duel_rng
 
 
 def counter_play_log(
@@ -250,11 +253,10 @@ class DuelingAlgorithm(ABC):
             and self.compiles_counter_play
             and isinstance(environment, CounterPlayAdversary)
         ):
-            context_ids, duel_rng = environment.draw_ahead(horizon)
-            rounds = counter_play_rounds(environment, context_ids)
+            rounds, duel_rng = counter_play_rounds(environment, horizon)
             played = self._play_schedule(
                 rounds,
-                context_ids,
+                rounds.context_ids,
                 duel_rng.random(horizon),
                 first_rng.random(horizon),
                 second_rng.random(horizon),

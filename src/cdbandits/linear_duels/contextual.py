@@ -405,9 +405,8 @@ def _counter_play_schedule(
     environment: CounterPlayAdversary, features: NDArray[np.float64], horizon: int
 ) -> tuple[ScheduleArrays, CounterPlayRounds]:
     """The adversary's next ``horizon`` rounds (reset already) as a kernel's schedule."""
-    context_ids, duel_rng = environment.draw_ahead(horizon)
-    rounds = counter_play_rounds(environment, context_ids)
-    return ScheduleArrays(features, rounds, context_ids, duel_rng.random(horizon)), rounds
+    rounds, duel_rng = counter_play_rounds(environment, horizon)
+    return ScheduleArrays(features, rounds, rounds.context_ids, duel_rng.random(horizon)), rounds
 
 
 def _kernel_duels(
