@@ -3,14 +3,23 @@
 import numpy as np
 import pytest
 import scipy.linalg
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
 from cdbandits.vnw_kernels import (
     CONDORCET,
     INTERIOR_POINT,
     SIMPLEX,
+    TIE_TOL,
     _accept,
     _centre,
+    _double_oracle,
+    _interior_point,
+    _restricted_vertex,
+    _scaled_submatrix,
+    _tied_face,
     solve_one,
 )
 
@@ -111,3 +120,94 @@ def test_large_cloned_matrix_is_solved():
     assert path == INTERIOR_POINT and certificate >= -1e-9
     for copy, arm in enumerate(order[450:], start=450):
         assert weights[copy] == pytest.approx(weights[arm], abs=1e-12)
+
+
+def voter_margins(k: int, voters: int, rng: np.random.Generator) -> np.ndarray:
+    """Majority margins of ``voters`` random rankings, divided by ``voters``: many exact ties."""
+    ranks = np.argsort(rng.random((voters, k)), axis=1)
+    above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
+    return (above - above.T) / voters
+
+
+def interior_point_answer(S: np.ndarray) -> np.ndarray:
+    weights = np.zeros(S.shape[0])
+    assert _interior_point(S, weights)
+    return weights
+
+
+def assert_tied_face_is_the_interior_point_centre(S: np.ndarray, vertex: np.ndarray) -> None:
+    weights = np.zeros(S.shape[0])
+    assert _tied_face(S, vertex, weights)
+    expected = interior_point_answer(S)
+    np.testing.assert_array_equal(weights > 0, expected > 0)
+    np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(3, 14).flatmap(
+        lambda k: arrays(np.float64, (k, k), elements=st.sampled_from([-1, -0.5, 0, 0.5, 1]))
+    )
+)
+def test_tied_face_is_the_centre_the_interior_point_method_finds(values):
+    """From a tied simplex vertex, the restricted games reach the whole game's centre."""
+    S = skew(values)
+    if not S.any():
+        return
+    S = S / np.abs(S).max()
+    vertex = _restricted_vertex(S, np.arange(S.shape[0]))
+    if _accept(S, vertex, False) and not _accept(S, vertex, True):
+        assert_tied_face_is_the_interior_point_centre(S, vertex)
+
+
+def test_an_arm_tied_only_at_the_restricted_centre_joins_the_candidates():
+    """Arms 0 and 2 lose to the vertex, but not to the centre of the candidates' game.
+
+    The candidates are arms 1, 3, 5 and 7; the centre of their game ties arm 0 and loses to
+    arm 2, so it is not a vNW of the whole game. A second restricted game, with arms 0 and 2
+    added, gives the centre.
+    """
+    S = skew(
+        np.array(
+            [
+                [0, 1, 0.5, -0.5, 1, -0.5, 0, 0.5, -1],
+                [0, 0, -0.5, 0.5, 0.5, -1, 1, 0, 0.5],
+                [0, 0, 0, 0, -1, 1, -1, -1, 0.5],
+                [0, 0, 0, 0, 0, 1, 0.5, -0.5, 0.5],
+                [0, 0, 0, 0, 0, -1, 0, 0, 1],
+                [0, 0, 0, 0, 0, 0, 0.5, 1, -1],
+                [0, 0, 0, 0, 0, 0, 0, -0.5, -1],
+                [0, 0, 0, 0, 0, 0, 0, 0, 1],
+                [0] * 9,
+            ]
+        )
+    )
+    vertex = _restricted_vertex(S, np.arange(9))
+    candidates = np.flatnonzero(vertex @ S <= TIE_TOL)
+    restricted = interior_point_answer(_scaled_submatrix(S, candidates))
+    centre_of_candidates = np.zeros(9)
+    centre_of_candidates[candidates] = restricted
+    assert candidates.tolist() == [1, 3, 5, 7]
+    assert (centre_of_candidates @ S)[[0, 2]].tolist() == pytest.approx([0, -0.1], abs=1e-12)
+    assert_tied_face_is_the_interior_point_centre(S, vertex)
+
+
+@pytest.mark.parametrize("k", [100, 300])
+def test_double_oracle_certifies_small_supports_of_large_games(k):
+    """Voter margins have supports of a few arms: restricted games of a few dozen suffice."""
+    rng = np.random.default_rng(k)
+    for _ in range(3):
+        S = voter_margins(k, 10, rng)
+        vertex = _double_oracle(S)
+        assert _accept(S, vertex, False)
+        assert np.count_nonzero(vertex) < 20
+        path, certificate, weights = solve(S)
+        assert path in (SIMPLEX, INTERIOR_POINT) and certificate >= -1e-9
+        expected = interior_point_answer(S)
+        np.testing.assert_array_equal(weights > 0, expected > 0)
+        np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
+
+
+def test_double_oracle_gives_up_on_a_dense_support():
+    S = skew(np.random.default_rng(4).uniform(-1, 1, (200, 200)))
+    assert np.isnan(_double_oracle(S)).all()

@@ -5,16 +5,22 @@ The matrix ``S = P[arms][:, arms] / max|P[arms][:, arms]|`` (the vNWs do not dep
 scale; tolerances are relative to it) is solved in four steps:
 
 1. **Condorcet shortcut**: an arm that beats every other one strictly is the unique vNW.
-2. **Simplex** (at most ``50 K`` pivots for ``K <= SIMPLEX_MAX_K``, else
-   ``SIMPLEX_PIVOTS_LARGE``): the LP ``max 1 @ y  s.t. (S + 2) y <= 1, y >= 0``
-   (the game shifted to value 2, so ``y = 0`` is feasible) by :func:`cdbandits.simplex.solve_lp`;
-   ``w = y / sum(y)`` is a vertex of the optimal face. If it is *strictly complementary*
-   (every arm has ``w[b] > 0`` or ``(S.T @ w)[b] > TIE_TOL``) it is the unique vNW: it is
-   then recomputed by one LU solve of the equalizer system ``(S + 2)[U, U] y = 1`` on its
-   support ``U`` and certified.
-3. **Interior point** (when the simplex ran out of pivots, or its vertex is not strictly
-   complementary: ties, clones): a Mehrotra predictor-corrector method on the self-dual
-   central path ``w * (S.T @ w - t) = mu``, ``sum(w) = 1`` (one dense ``(K+1) x (K+1)`` linear
+2. **Simplex**: the LP ``max 1 @ y  s.t. (S + 2) y <= 1, y >= 0`` (the game shifted to
+   value 2, so ``y = 0`` is feasible) by :func:`cdbandits.simplex.solve_lp`; ``w = y / sum(y)``
+   is a vertex of the optimal face. Up to ``K = SIMPLEX_MAX_K`` the LP of the whole game is
+   solved; above it a *double oracle* (:func:`_double_oracle`) solves the games restricted to
+   growing sets of arms until no arm beats the restricted vertex, and gives up on dense
+   supports. If the vertex is *strictly complementary* (every arm has ``w[b] > 0`` or
+   ``(S.T @ w)[b] > TIE_TOL``) it is the unique vNW: it is then recomputed by one LU solve of
+   the equalizer system ``(S + 2)[U, U] y = 1`` on its support ``U`` and certified.
+   Otherwise (ties, clones) every vNW lives on the arms that the vertex does not beat
+   strictly, and the interior point method of step 3 solves the game restricted to them
+   (:func:`_tied_face`), adding the arms its answer does not beat strictly, until that answer
+   is strictly complementary in the whole game; :func:`_centre` then moves it to the whole
+   game's analytic centre (reported as :data:`INTERIOR_POINT`).
+3. **Interior point** (dense supports, or when the steps above find no certified answer): a
+   Mehrotra predictor-corrector method on the self-dual central path
+   ``w * (S.T @ w - t) = mu``, ``sum(w) = 1`` (one dense ``(K+1) x (K+1)`` linear
    system per solve). Its iterates converge to the *analytic centre of the optimal face*,
    a strictly complementary point: its support ``U = {b : w[b] > s[b]}`` is the union of the
    supports of all vNWs, and arms that are exchangeable (clones) get equal weight.
@@ -44,8 +50,10 @@ __all__ = [
     "FINAL_MU",
     "INTERIOR_POINT",
     "SIMPLEX",
+    "ORACLE_BATCH",
+    "ORACLE_DENSE_SUPPORT",
+    "ORACLE_MAX_FRACTION",
     "SIMPLEX_MAX_K",
-    "SIMPLEX_PIVOTS_LARGE",
     "TIE_TOL",
     "solve_one",
 ]
@@ -56,13 +64,21 @@ CERTIFICATE_TOL = 1e-9
 #: An arm outside the support whose value is at most this may belong to another vNW.
 TIE_TOL = 1e-9
 
-#: Up to this ``K`` the simplex method may make ``50 K`` pivots; above it only
-#: :data:`SIMPLEX_PIVOTS_LARGE`, enough for the small supports of real matrices. On dense
-#: supports the simplex needs several pivots per arm and the interior point method is faster.
+#: Up to this ``K`` the simplex method solves the whole game (at most ``50 K`` pivots); above
+#: it a double oracle solves games restricted to growing sets of arms (:func:`_double_oracle`).
 SIMPLEX_MAX_K = 64
 
-#: Pivots the simplex method may make when ``K > SIMPLEX_MAX_K``.
-SIMPLEX_PIVOTS_LARGE = 64
+#: The double oracle gives up (and the interior point method runs on all arms) once its
+#: restricted game would have more than this fraction of the arms, or has more than
+#: :data:`SIMPLEX_MAX_K` arms and a vertex using more than :data:`ORACLE_DENSE_SUPPORT` of
+#: them: dense supports are the interior point method's case.
+ORACLE_MAX_FRACTION = 0.5
+
+#: See :data:`ORACLE_MAX_FRACTION`.
+ORACLE_DENSE_SUPPORT = 1.0 / 3.0
+
+#: Arms the double oracle adds to its restricted game at most, per round, beyond doubling it.
+ORACLE_BATCH = 8
 
 #: ``mu`` below which a certified point is accepted even if not strictly complementary to
 #: ``TIE_TOL`` (near-ties: values below ``TIE_TOL`` that are not exact ties, as in matrices
@@ -268,6 +284,96 @@ def _centre(S, support, start, start_values):
 
 
 @njit(cache=True)
+def _restricted_vertex(S, subset):
+    """A simplex vertex of the game restricted to the arms ``subset``, zero off them.
+
+    NaN when the simplex does not reach an optimum within ``50 * subset.size`` pivots.
+    """
+    n = subset.size
+    shifted = np.empty((n, n))
+    for a in range(n):
+        for b in range(n):
+            shifted[a, b] = S[subset[a], subset[b]] + 2.0
+    ones = np.ones(n)
+    status, y, _, _ = solve_lp(shifted, np.ascontiguousarray(shifted.T), ones, ones, 50 * n)
+    w = np.full(S.shape[0], np.nan)
+    total = y.sum()
+    if status == OPTIMAL and total > 0.0:
+        w[:] = 0.0
+        for a in range(n):
+            w[subset[a]] = max(y[a], 0.0) / total
+    return w
+
+
+@njit(cache=True)
+def _double_oracle(S):
+    """A certified vNW vertex from games restricted to growing sets of arms (NaN if none).
+
+    The restricted game starts from the arm with the best Borda score. Its simplex vertex is a
+    vNW of the whole game when no arm beats it; otherwise the arms it loses to most are added
+    (as many as the game has arms, at least :data:`ORACLE_BATCH`) and the game is solved
+    again. Gives up on dense supports (:data:`ORACLE_MAX_FRACTION`).
+    """
+    k = S.shape[0]
+    in_game = np.zeros(k, dtype=np.bool_)
+    in_game[np.argmax(S.sum(axis=1))] = True
+    size = 1
+    while True:
+        vertex = _restricted_vertex(S, np.flatnonzero(in_game))
+        if not np.isfinite(vertex).all():
+            return vertex
+        if size > SIMPLEX_MAX_K and np.count_nonzero(vertex) > ORACLE_DENSE_SUPPORT * size:
+            vertex[:] = np.nan
+            return vertex
+        values = _values(S, vertex)
+        beaten = np.flatnonzero((values < -CERTIFICATE_TOL) & ~in_game)
+        if beaten.size == 0:
+            return vertex
+        added = min(beaten.size, max(size, ORACLE_BATCH))
+        if size + added > ORACLE_MAX_FRACTION * k:
+            vertex[:] = np.nan
+            return vertex
+        for b in beaten[np.argsort(values[beaten])[:added]]:
+            in_game[b] = True
+        size += added
+
+
+@njit(cache=True)
+def _tied_face(S, vertex, out) -> bool:
+    """The analytic centre of the optimal face from a certified vertex with ties, into ``out``.
+
+    No vNW puts weight on an arm whose value against ``vertex`` is positive (complementary
+    slackness of the symmetric game), so every vNW lives on the *candidates*, the arms of value
+    at most ``TIE_TOL``. The interior point method solves the game restricted to them; its
+    answer, extended by zeros, is strictly complementary in the whole game when every other
+    arm's value is above ``TIE_TOL`` (its support is then the union support ``U``), and
+    :func:`_centre` moves it to the centre of the whole game's face. Arms outside whose value
+    is not are added to the candidates and the restricted game is solved again. Returns False
+    (the caller runs the interior point method on all arms) when a restricted game fails or the
+    point is not certified and strictly complementary.
+    """
+    k = S.shape[0]
+    candidate = _values(S, vertex) <= TIE_TOL
+    while True:
+        subset = np.flatnonzero(candidate)
+        restricted = np.zeros(subset.size)
+        if not _interior_point(_scaled_submatrix(S, subset), restricted):
+            return False
+        w = np.zeros(k)
+        w[subset] = restricted
+        values = _values(S, w)
+        tied = (values <= TIE_TOL) & ~candidate
+        if not tied.any():
+            break
+        candidate |= tied
+    centre = _centre(S, np.flatnonzero(w > 0.0), w, values)
+    if not _accept(S, centre, True):
+        return False
+    out[:] = centre
+    return True
+
+
+@njit(cache=True)
 def _step_length(w, dw, s, ds) -> float:
     """Largest step in [0, 1] keeping ``w`` and ``s`` non-negative."""
     step = 1.0
@@ -353,17 +459,17 @@ def solve_one(
         return CONDORCET, 0.0
     S = _scaled_submatrix(P, arms)
     path = FAILED
-    shifted = S + 2.0
-    ones = np.ones(k)
-    pivots = 50 * k if k <= SIMPLEX_MAX_K else SIMPLEX_PIVOTS_LARGE
-    status, y, _, _ = solve_lp(shifted, np.ascontiguousarray(shifted.T), ones, ones, pivots)
-    if status == OPTIMAL and y.sum() > 0.0:
-        vertex = y / y.sum()
-        if _accept(S, vertex, True):
-            exact = _equalizer(S, np.flatnonzero(vertex > 0.0))
-            if _accept(S, exact, True):
-                weights[:] = exact
-                path = SIMPLEX
+    if k <= SIMPLEX_MAX_K:
+        vertex = _restricted_vertex(S, np.arange(k))
+    else:
+        vertex = _double_oracle(S)
+    if _accept(S, vertex, True):
+        exact = _equalizer(S, np.flatnonzero(vertex > 0.0))
+        if _accept(S, exact, True):
+            weights[:] = exact
+            path = SIMPLEX
+    elif _accept(S, vertex, False) and _tied_face(S, vertex, weights):
+        path = INTERIOR_POINT
     if path == FAILED and _interior_point(S, weights):
         path = INTERIOR_POINT
     if path == FAILED:
