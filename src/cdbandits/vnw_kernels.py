@@ -14,16 +14,18 @@ scale; tolerances are relative to it) is solved in four steps:
    ``(S.T @ w)[b] > TIE_TOL``) it is the unique vNW: it is then recomputed by one LU solve of
    the equalizer system ``(S + 2)[U, U] y = 1`` on its support ``U`` and certified.
    Otherwise (ties, clones) every vNW lives on the arms that the vertex does not beat
-   strictly, and the interior point method of step 3 solves the game restricted to them
+   strictly; when they are at most half the arms, the interior point method of step 3
+   solves the game restricted to them
    (:func:`_tied_face`), adding the arms its answer does not beat strictly, until that answer
    is strictly complementary in the whole game; :func:`_centre` then moves it to the whole
    game's analytic centre (reported as :data:`INTERIOR_POINT`).
 3. **Interior point** (dense supports, or when the steps above find no certified answer): a
    Mehrotra predictor-corrector method on the self-dual central path
    ``w * (S.T @ w - t) = mu``, ``sum(w) = 1`` (one dense ``(K+1) x (K+1)`` linear
-   system per solve). Its iterates converge to the *analytic centre of the optimal face*,
-   a strictly complementary point: its support ``U = {b : w[b] > s[b]}`` is the union of the
-   supports of all vNWs, and arms that are exchangeable (clones) get equal weight.
+   system per iteration, factored once for its two solves). Its iterates converge to the
+   *analytic centre of the optimal face*, a strictly complementary point: its support
+   ``U = {b : w[b] > s[b]}`` is the union of the supports of all vNWs, and arms that are
+   exchangeable (clones) get equal weight.
    Once ``mu`` is small and the partition clear, ``U`` is read off and the point is snapped
    onto the face: its affine hull is ``{S[U, U].T @ w = 0, sum(w) = 1}``; when that is a
    single point, it is the unique vNW; otherwise the analytic centre is computed exactly by
@@ -41,6 +43,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from .lapack import lu_factor, lu_solve
 from .simplex import OPTIMAL, solve_lp
 
 __all__ = [
@@ -49,10 +52,10 @@ __all__ = [
     "FAILED",
     "FINAL_MU",
     "INTERIOR_POINT",
-    "SIMPLEX",
     "ORACLE_BATCH",
     "ORACLE_DENSE_SUPPORT",
     "ORACLE_MAX_FRACTION",
+    "SIMPLEX",
     "SIMPLEX_MAX_K",
     "TIE_TOL",
     "solve_one",
@@ -96,6 +99,21 @@ RANK_TOL = 1e-9
 
 #: Newton iterations of the analytic centre before stopping.
 MAX_CENTRE_ITERATIONS = 50
+
+#: Squared Newton decrement (the step's length in the local norm, squared) below which the
+#: centring takes full Newton steps without a line search: the barrier is self-concordant, so
+#: there they stay positive and converge quadratically. The line search could not take them:
+#: its test cannot resolve gains below the rounding of its objective (a sum of up to K
+#: logarithms), and it stalled there, halving its step, until MAX_CENTRE_ITERATIONS.
+NEWTON_REGION = 1e-2
+
+#: Squared Newton decrement at which the centring stops (after that full step).
+CENTRE_DECREMENT = 1e-20
+
+#: A point this close to the face's affine hull, relative to its largest coordinate, is on it
+#: for the centring (:func:`_centre`): the Newton step's rounding leaves offsets of about
+#: ``1e-15`` times the number of arms.
+FACE_OFFSET = 1e-12
 
 #: Interior point iterations before giving up.
 MAX_INTERIOR_ITERATIONS = 120
@@ -251,12 +269,18 @@ def _centre(S, support, start, start_values):
         z = np.linalg.solve(hessian, rhs)
         step_w = offset_w + directions @ z
         step_v = offset_v + value_directions @ z
-        feasible = np.abs(offset_w).max() <= 1e-15 * weights.max() and (
-            values.size == 0 or np.abs(offset_v).max() <= 1e-15 * max(1.0, values.max())
+        feasible = np.abs(offset_w).max() <= FACE_OFFSET * weights.max() and (
+            values.size == 0 or np.abs(offset_v).max() <= FACE_OFFSET * max(1.0, values.max())
         )
         decrement = (step_w * inverse_w) @ (step_w * inverse_w) + (step_v * inverse_v) @ (
             step_v * inverse_v
         )
+        if feasible and decrement < NEWTON_REGION:  # full steps converge quadratically
+            weights = weights + step_w
+            values = values + step_v
+            if decrement < CENTRE_DECREMENT:
+                break
+            continue
         objective = np.log(weights).sum() + np.log(values).sum()
         slope = step_w @ inverse_w + step_v @ inverse_v
         length = 1.0
@@ -272,8 +296,6 @@ def _centre(S, support, start, start_values):
             length *= 0.5
         weights = weights + length * step_w
         values = values + length * step_v
-        if feasible and decrement < 1e-24:
-            break
     projected = base + directions @ (directions.T @ (weights - base))
     if projected.min() <= 0.0:
         return w
@@ -349,11 +371,14 @@ def _tied_face(S, vertex, out) -> bool:
     arm's value is above ``TIE_TOL`` (its support is then the union support ``U``), and
     :func:`_centre` moves it to the centre of the whole game's face. Arms outside whose value
     is not are added to the candidates and the restricted game is solved again. Returns False
-    (the caller runs the interior point method on all arms) when a restricted game fails or the
-    point is not certified and strictly complementary.
+    (the caller runs the interior point method on all arms) when the vertex leaves more than
+    half the arms as candidates (the restricted games would then cost as much as the whole
+    one), a restricted game fails, or the point is not certified and strictly complementary.
     """
     k = S.shape[0]
     candidate = _values(S, vertex) <= TIE_TOL
+    if 2 * np.count_nonzero(candidate) > k:
+        return False
     while True:
         subset = np.flatnonzero(candidate)
         restricted = np.zeros(subset.size)
@@ -417,10 +442,13 @@ def _interior_point(S, out) -> bool:
                 return False
         for i in range(k):
             system[i, i] = S[i, i] + s[i] / w[i]
+        lu, pivots, regular = lu_factor(system)
+        if not regular:
+            return False
         # Predictor (affine scaling) direction.
         rhs[:k] = -s
         rhs[k] = 0.0
-        affine = np.linalg.solve(system, rhs)
+        affine = lu_solve(lu, pivots, rhs)
         dw, dt = affine[:k], affine[k]
         ds = _values(S, dw) - dt
         step = _step_length(w, dw, s, ds)
@@ -428,7 +456,7 @@ def _interior_point(S, out) -> bool:
         sigma = (mu_affine / mu) ** 3 if mu > 0.0 else 0.0
         # Corrector with the second-order term.
         rhs[:k] = (sigma * mu - w * s - dw * ds) / w
-        direction = np.linalg.solve(system, rhs)
+        direction = lu_solve(lu, pivots, rhs)
         dw, dt = direction[:k], direction[k]
         ds = _values(S, dw) - dt
         step = min(1.0, 0.995 * _step_length(w, dw, s, ds))
