@@ -187,12 +187,13 @@ def _equalizer(S, support):
         for b in range(n):
             system[a, b] = S[support[a], support[b]] + 2.0
     w = np.zeros(k)
-    if np.abs(np.linalg.det(system)) == 0.0:
+    lu, pivots, regular = lu_factor(system)
+    if not regular:
         w[:] = np.nan
         return w
-    y = np.linalg.solve(system, np.ones(n))
+    y = lu_solve(lu, pivots, np.ones(n))
     residual = np.ones(n) - system @ y  # one step of iterative refinement
-    y += np.linalg.solve(system, residual)
+    y += lu_solve(lu, pivots, residual)
     total = y.sum()
     if not total > 0.0:
         w[:] = np.nan
@@ -264,9 +265,10 @@ def _centre(S, support, start, start_values):
         rhs = directions.T @ (inverse_w - inverse_w**2 * offset_w) + value_directions.T @ (
             inverse_v - inverse_v**2 * offset_v
         )
-        if not np.isfinite(hessian).all() or np.abs(np.linalg.det(hessian)) == 0.0:
+        lu, pivots, regular = lu_factor(hessian)
+        if not (regular and np.isfinite(hessian).all()):
             return w  # the weights have underflowed: no centre from this start
-        z = np.linalg.solve(hessian, rhs)
+        z = lu_solve(lu, pivots, rhs)
         step_w = offset_w + directions @ z
         step_v = offset_v + value_directions @ z
         feasible = np.abs(offset_w).max() <= FACE_OFFSET * weights.max() and (
