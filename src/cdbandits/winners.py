@@ -4,8 +4,9 @@ Every function takes the skew form ``P`` (see :mod:`cdbandits.preference`); pass
 probability-form matrix through :func:`cdbandits.preference.as_skew` first. Arms are 0-based.
 
 The von Neumann winner (vNW) is computed by the compiled kernel of
-:mod:`cdbandits.vnw_kernels` (Condorcet shortcut, a dense simplex method, an interior point
-method when the simplex vertex is not provably the unique vNW), or without numba by
+:mod:`cdbandits.vnw_kernels` (Condorcet shortcut, a dense simplex method, on large games
+inside a double oracle, and an interior point method, on the tied arms or on the whole game,
+when the simplex vertex is not provably the unique vNW), or without numba by
 :mod:`cdbandits.vnw_numpy` (``engine="numpy"``; ``engine="auto"`` for small matrices, as the
 command line does: it spares a short process the cost of loading numba), and certified:
 ``exploitability = min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to ``max |P|``. A
