@@ -15,10 +15,10 @@ scale; tolerances are relative to it) is solved in four steps:
    the equalizer system ``(S + 2)[U, U] y = 1`` on its support ``U`` and certified.
    Otherwise (ties, clones) every vNW lives on the arms that the vertex does not beat
    strictly; when they are at most half the arms, the interior point method of step 3
-   solves the game restricted to them
-   (:func:`_tied_face`), adding the arms its answer does not beat strictly, until that answer
-   is strictly complementary in the whole game; :func:`_centre` then moves it to the whole
-   game's analytic centre (reported as :data:`INTERIOR_POINT`).
+   solves the game restricted to them (:func:`_tied_face`), adding the arms its answer does
+   not beat strictly, until that answer is strictly complementary in the whole game;
+   :func:`_centre` then moves it to the whole game's analytic centre (reported as
+   :data:`INTERIOR_POINT`).
 3. **Interior point** (dense supports, or when the steps above find no certified answer): a
    Mehrotra predictor-corrector method on the self-dual central path
    ``w * (S.T @ w - t) = mu``, ``sum(w) = 1`` (one dense ``(K+1) x (K+1)`` linear
@@ -80,7 +80,8 @@ ORACLE_MAX_FRACTION = 0.5
 #: See :data:`ORACLE_MAX_FRACTION`.
 ORACLE_DENSE_SUPPORT = 1.0 / 3.0
 
-#: Arms the double oracle adds to its restricted game at most, per round, beyond doubling it.
+#: Each round, the double oracle adds up to ``max(size, ORACLE_BATCH)`` of the arms that beat
+#: its restricted vertex: it doubles its game, by at least this many arms while it is small.
 ORACLE_BATCH = 8
 
 #: ``mu`` below which a certified point is accepted even if not strictly complementary to
@@ -372,10 +373,11 @@ def _tied_face(S, vertex, out) -> bool:
     answer, extended by zeros, is strictly complementary in the whole game when every other
     arm's value is above ``TIE_TOL`` (its support is then the union support ``U``), and
     :func:`_centre` moves it to the centre of the whole game's face. Arms outside whose value
-    is not are added to the candidates and the restricted game is solved again. Returns False
-    (the caller runs the interior point method on all arms) when the vertex leaves more than
-    half the arms as candidates (the restricted games would then cost as much as the whole
-    one), a restricted game fails, or the point is not certified and strictly complementary.
+    is at most ``TIE_TOL`` join the candidates, and the restricted game is solved again.
+    Returns False (the caller runs the interior point method on all arms) when the vertex
+    leaves more than half the arms as candidates (the restricted games would then cost as
+    much as the whole one), a restricted game fails, or the point is not certified and
+    strictly complementary.
     """
     k = S.shape[0]
     candidate = _values(S, vertex) <= TIE_TOL
