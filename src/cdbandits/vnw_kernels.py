@@ -179,14 +179,22 @@ def _accept(S, w, strict: bool) -> bool:
 
 
 @njit(cache=True)
+def _shifted_submatrix(S, subset):
+    """``S[subset][:, subset] + 2``: the game on ``subset`` shifted to value 2."""
+    n = subset.size
+    shifted = np.empty((n, n))
+    for a in range(n):
+        for b in range(n):
+            shifted[a, b] = S[subset[a], subset[b]] + 2.0
+    return shifted
+
+
+@njit(cache=True)
 def _equalizer(S, support):
     """The solution of ``(S + 2)[U, U] y = 1`` normalised to sum 1, zero off ``U``."""
     k = S.shape[0]
     n = support.size
-    system = np.empty((n, n))
-    for a in range(n):
-        for b in range(n):
-            system[a, b] = S[support[a], support[b]] + 2.0
+    system = _shifted_submatrix(S, support)
     w = np.zeros(k)
     lu, pivots, regular = lu_factor(system)
     if not regular:
@@ -315,10 +323,7 @@ def _restricted_vertex(S, subset):
     NaN when the simplex does not reach an optimum within ``50 * subset.size`` pivots.
     """
     n = subset.size
-    shifted = np.empty((n, n))
-    for a in range(n):
-        for b in range(n):
-            shifted[a, b] = S[subset[a], subset[b]] + 2.0
+    shifted = _shifted_submatrix(S, subset)
     ones = np.ones(n)
     status, y, _, _ = solve_lp(shifted, np.ascontiguousarray(shifted.T), ones, ones, 50 * n)
     w = np.full(S.shape[0], np.nan)
