@@ -6,6 +6,7 @@ import scipy.linalg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from test_winners import tied_entries
 
 from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
 from cdbandits.vnw_kernels import (
@@ -144,11 +145,7 @@ def assert_tied_face_is_the_interior_point_centre(S: np.ndarray, vertex: np.ndar
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.integers(3, 14).flatmap(
-        lambda k: arrays(np.float64, (k, k), elements=st.sampled_from([-1, -0.5, 0, 0.5, 1]))
-    )
-)
+@given(st.integers(3, 14).flatmap(lambda k: arrays(np.float64, (k, k), elements=tied_entries)))
 def test_tied_face_is_the_centre_the_interior_point_method_finds(values):
     """From a tied simplex vertex, the restricted games reach the whole game's centre."""
     S = skew(values)

@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 
 from .lapack import lu_factor, lu_solve
 from .simplex import OPTIMAL, solve_lp
+from .vnw_numpy import CENTRE_DECREMENT, FACE_OFFSET, NEWTON_REGION
 
 __all__ = [
     "CERTIFICATE_TOL",
@@ -100,21 +101,6 @@ RANK_TOL = 1e-9
 
 #: Newton iterations of the analytic centre before stopping.
 MAX_CENTRE_ITERATIONS = 50
-
-#: Squared Newton decrement (the step's length in the local norm, squared) below which the
-#: centring takes full Newton steps without a line search: the barrier is self-concordant, so
-#: there they stay positive and converge quadratically. The line search could not take them:
-#: its test cannot resolve gains below the rounding of its objective (a sum of up to K
-#: logarithms), and it stalled there, halving its step, until MAX_CENTRE_ITERATIONS.
-NEWTON_REGION = 1e-2
-
-#: Squared Newton decrement at which the centring stops (after that full step).
-CENTRE_DECREMENT = 1e-20
-
-#: A point this close to the face's affine hull, relative to its largest coordinate, is on it
-#: for the centring (:func:`_centre`): the Newton step's rounding leaves offsets of about
-#: ``1e-15`` times the number of arms.
-FACE_OFFSET = 1e-12
 
 #: Interior point iterations before giving up.
 MAX_INTERIOR_ITERATIONS = 120

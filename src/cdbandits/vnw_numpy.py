@@ -70,6 +70,22 @@ RANK_TOL = 1e-9
 MAX_INTERIOR_ITERATIONS = 120
 MAX_CENTRE_ITERATIONS = 50
 
+#: Squared Newton decrement (the step's length in the local norm, squared) below which the
+#: centring takes full Newton steps without a line search: the barrier is self-concordant, so
+#: there they stay positive and converge quadratically. The line search could not take them:
+#: its test cannot resolve gains below the rounding of its objective (a sum of up to K
+#: logarithms), and it stalled there, halving its step, until MAX_CENTRE_ITERATIONS.
+#: (Shared with the compiled kernel, :mod:`cdbandits.vnw_kernels`.)
+NEWTON_REGION = 1e-2
+
+#: Squared Newton decrement at which the centring stops (after that full step).
+CENTRE_DECREMENT = 1e-20
+
+#: A point this close to the face's affine hull, relative to its largest coordinate, is on it
+#: for the centring: the Newton step's rounding leaves offsets of about ``1e-15`` times the
+#: number of arms.
+FACE_OFFSET = 1e-12
+
 #: Names of the paths (the ``solver`` of :class:`cdbandits.winners.VonNeumannWinner`).
 CONDORCET, INTERIOR_POINT = "condorcet", "numpy_interior_point"
 
@@ -228,10 +244,15 @@ def _face_point(
             return None
         step_w = offset_w + directions @ z
         step_v = offset_v + value_directions @ z
-        feasible = np.abs(offset_w).max() <= 1e-15 * weights.max() and (
-            values.size == 0 or np.abs(offset_v).max() <= 1e-15 * max(1.0, values.max())
+        feasible = np.abs(offset_w).max() <= FACE_OFFSET * weights.max() and (
+            values.size == 0 or np.abs(offset_v).max() <= FACE_OFFSET * max(1.0, values.max())
         )
         decrement = np.sum((step_w * inverse_w) ** 2) + np.sum((step_v * inverse_v) ** 2)
+        if feasible and decrement < NEWTON_REGION:  # full steps converge quadratically
+            weights, values = weights + step_w, values + step_v
+            if decrement < CENTRE_DECREMENT:
+                break
+            continue
         objective = np.log(weights).sum() + np.log(values).sum()
         slope = step_w @ inverse_w + step_v @ inverse_v
         length = 1.0
@@ -247,8 +268,6 @@ def _face_point(
         else:
             break  # no step keeps every coordinate positive: stop where the point is
         weights, values = trial_w, trial_v
-        if feasible and decrement < 1e-24:
-            break
     weights = on_face(weights)
     if weights.min() <= 0:
         return None
