@@ -13,14 +13,15 @@ from cdbandits.vnw_kernels import (
     CONDORCET,
     INTERIOR_POINT,
     SIMPLEX,
+    SIMPLEX_MAX_K,
     TIE_TOL,
     _accept,
     _centre,
     _double_oracle,
+    _face_oracle,
     _interior_point,
     _restricted_vertex,
     _scaled_submatrix,
-    _tied_face,
     solve_one,
 )
 
@@ -136,9 +137,14 @@ def interior_point_answer(S: np.ndarray) -> np.ndarray:
     return weights
 
 
-def assert_tied_face_is_the_interior_point_centre(S: np.ndarray, vertex: np.ndarray) -> None:
+def tied_arms(S: np.ndarray, vertex: np.ndarray) -> np.ndarray:
+    """The arms that ``vertex`` does not beat strictly, where every vNW lives."""
+    return vertex @ S <= TIE_TOL
+
+
+def assert_face_oracle_finds_the_interior_point_centre(S: np.ndarray, in_game: np.ndarray) -> None:
     weights = np.zeros(S.shape[0])
-    assert _tied_face(S, vertex, weights)
+    assert _face_oracle(S, in_game.copy(), weights)
     expected = interior_point_answer(S)
     np.testing.assert_array_equal(weights > 0, expected > 0)
     np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
@@ -155,10 +161,10 @@ def test_tied_face_is_the_centre_the_interior_point_method_finds(values):
     vertex = _restricted_vertex(S, np.arange(S.shape[0]))
     if not _accept(S, vertex, False) or _accept(S, vertex, True):
         return
-    if 2 * np.count_nonzero(vertex @ S <= TIE_TOL) <= S.shape[0]:
-        assert_tied_face_is_the_interior_point_centre(S, vertex)
+    if 2 * np.count_nonzero(tied_arms(S, vertex)) <= S.shape[0]:
+        assert_face_oracle_finds_the_interior_point_centre(S, tied_arms(S, vertex))
     else:  # as many candidates as arms, nearly: the caller solves the whole game
-        assert not _tied_face(S, vertex, np.zeros(S.shape[0]))
+        assert not _face_oracle(S, tied_arms(S, vertex), np.zeros(S.shape[0]))
 
 
 def test_an_arm_tied_only_at_the_restricted_centre_joins_the_candidates():
@@ -184,13 +190,13 @@ def test_an_arm_tied_only_at_the_restricted_centre_joins_the_candidates():
         )
     )
     vertex = _restricted_vertex(S, np.arange(9))
-    candidates = np.flatnonzero(vertex @ S <= TIE_TOL)
+    candidates = np.flatnonzero(tied_arms(S, vertex))
     restricted = interior_point_answer(_scaled_submatrix(S, candidates))
     centre_of_candidates = np.zeros(9)
     centre_of_candidates[candidates] = restricted
     assert candidates.tolist() == [1, 3, 5, 7]
     assert (centre_of_candidates @ S)[[0, 2]].tolist() == pytest.approx([0, -0.1], abs=1e-12)
-    assert_tied_face_is_the_interior_point_centre(S, vertex)
+    assert_face_oracle_finds_the_interior_point_centre(S, tied_arms(S, vertex))
 
 
 @pytest.mark.parametrize("k", [100, 300])
@@ -199,8 +205,10 @@ def test_double_oracle_certifies_small_supports_of_large_games(k):
     rng = np.random.default_rng(k)
     for _ in range(3):
         S = voter_margins(k, 10, rng)
-        vertex = _double_oracle(S)
+        in_game = np.zeros(k, dtype=bool)
+        vertex = _double_oracle(S, in_game)
         assert _accept(S, vertex, False)
+        assert np.count_nonzero(in_game) <= SIMPLEX_MAX_K
         assert np.count_nonzero(vertex) < 20
         path, certificate, weights = solve(S)
         assert path in (SIMPLEX, INTERIOR_POINT) and certificate >= -1e-9
@@ -209,6 +217,52 @@ def test_double_oracle_certifies_small_supports_of_large_games(k):
         np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
 
 
-def test_double_oracle_gives_up_on_a_dense_support():
-    S = skew(np.random.default_rng(4).uniform(-1, 1, (200, 200)))
-    assert np.isnan(_double_oracle(S)).all()
+def sparse_tournament(k: int, density: float, rng: np.random.Generator) -> np.ndarray:
+    """Win-rate differences of players of normal latent strengths, of the pairs that met.
+
+    Each pair meets with probability ``density`` (0 if not, as in ATP's head-to-head data);
+    the rate is ``tanh`` of the strength difference plus uniform noise in [-1, 1], clipped.
+    """
+    strength = rng.normal(size=k)
+    rate = np.tanh(strength[:, None] - strength[None, :]) + rng.uniform(-1, 1, (k, k))
+    met = np.triu(rng.random((k, k)) < density, 1)
+    return skew(np.where(met, np.clip(rate, -1, 1), 0.0))
+
+
+def test_a_double_oracle_outgrowing_the_simplex_is_finished_by_the_face_oracle():
+    """A sparse tournament whose support is too large for simplex games but not dense.
+
+    The simplex games stop at ``SIMPLEX_MAX_K`` arms; the interior point games grown from
+    them reach the interior point method's answer on the whole game.
+    """
+    k = 400
+    S = sparse_tournament(k, 0.1, np.random.default_rng(7))
+    in_game = np.zeros(k, dtype=bool)
+    assert np.isnan(_double_oracle(S, in_game)).all()
+    assert SIMPLEX_MAX_K < np.count_nonzero(in_game) <= 2 * SIMPLEX_MAX_K  # doubled once
+    expected = interior_point_answer(S)
+    assert np.count_nonzero(expected) > 0.05 * k
+    assert_face_oracle_finds_the_interior_point_centre(S, in_game)
+    path, certificate, weights = solve(S)
+    assert path == INTERIOR_POINT and certificate >= -1e-9
+    np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
+
+
+def test_the_oracles_give_up_on_a_dense_support():
+    """A random game's support is half its arms: its restricted games would be as large."""
+    k = 400
+    S = skew(np.random.default_rng(4).uniform(-1, 1, (k, k)))
+    in_game = np.zeros(k, dtype=bool)
+    assert np.isnan(_double_oracle(S, in_game)).all()
+    assert in_game.any()  # the simplex games outgrew SIMPLEX_MAX_K before the support showed
+    assert not _face_oracle(S, in_game, np.zeros(k))
+
+
+def test_the_face_oracle_gives_up_on_a_dense_support_even_when_it_has_found_it():
+    """Restricted to exactly its support, a random game is solved in one round, yet the face
+    oracle declines: dense supports are for the interior point method on all arms."""
+    k = 200
+    S = skew(np.random.default_rng(5).uniform(-1, 1, (k, k)))
+    support = interior_point_answer(S) > 0
+    assert SIMPLEX_MAX_K < np.count_nonzero(support) <= k // 2
+    assert not _face_oracle(S, support, np.zeros(k))

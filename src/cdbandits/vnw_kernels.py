@@ -9,16 +9,17 @@ scale; tolerances are relative to it) is solved in four steps:
    value 2, so ``y = 0`` is feasible) by :func:`cdbandits.simplex.solve_lp`; ``w = y / sum(y)``
    is a vertex of the optimal face. Up to ``K = SIMPLEX_MAX_K`` the LP of the whole game is
    solved; above it a *double oracle* (:func:`_double_oracle`) solves the games restricted to
-   growing sets of arms until no arm beats the restricted vertex, and gives up on dense
-   supports. If the vertex is *strictly complementary* (every arm has ``w[b] > 0`` or
-   ``(S.T @ w)[b] > TIE_TOL``) it is the unique vNW: it is then recomputed by one LU solve of
-   the equalizer system ``(S + 2)[U, U] y = 1`` on its support ``U`` and certified.
+   growing sets of arms until no arm beats the restricted vertex. If the vertex is *strictly
+   complementary* (every arm has ``w[b] > 0`` or ``(S.T @ w)[b] > TIE_TOL``) it is the unique
+   vNW: it is then recomputed by one LU solve of the equalizer system
+   ``(S + 2)[U, U] y = 1`` on its support ``U`` and certified.
    Otherwise (ties, clones) every vNW lives on the arms that the vertex does not beat
    strictly; when they are at most half the arms, the interior point method of step 3
-   solves the game restricted to them (:func:`_tied_face`), adding the arms its answer does
-   not beat strictly, until that answer is strictly complementary in the whole game;
+   solves the game restricted to them (:func:`_face_oracle`), adding the arms its answer
+   does not beat strictly, until that answer is strictly complementary in the whole game;
    :func:`_centre` then moves it to the whole game's analytic centre (reported as
-   :data:`INTERIOR_POINT`).
+   :data:`INTERIOR_POINT`). A double oracle whose game outgrows ``SIMPLEX_MAX_K`` arms goes
+   on in the same way, with interior point games, and gives up on dense supports.
 3. **Interior point** (dense supports, or when the steps above find no certified answer): a
    Mehrotra predictor-corrector method on the self-dual central path
    ``w * (S.T @ w - t) = mu``, ``sum(w) = 1`` (one dense ``(K+1) x (K+1)`` linear
@@ -69,20 +70,24 @@ CERTIFICATE_TOL = 1e-9
 TIE_TOL = 1e-9
 
 #: Up to this ``K`` the simplex method solves the whole game (at most ``50 K`` pivots); above
-#: it a double oracle solves games restricted to growing sets of arms (:func:`_double_oracle`).
+#: it a double oracle solves games restricted to growing sets of arms (:func:`_double_oracle`)
+#: by the simplex method while they have at most this many arms, then by the interior point
+#: method (:func:`_face_oracle`).
 SIMPLEX_MAX_K = 64
 
-#: The double oracle gives up (and the interior point method runs on all arms) once its
-#: restricted game would have more than this fraction of the arms, or has more than
-#: :data:`SIMPLEX_MAX_K` arms and a vertex using more than :data:`ORACLE_DENSE_SUPPORT` of
-#: them: dense supports are the interior point method's case.
+#: The oracles give up (and the interior point method runs on all arms) when a restricted game
+#: would start with or (simplex games) grow to more than this fraction of the arms, or has
+#: more than :data:`SIMPLEX_MAX_K` arms and a support of more than
+#: :data:`ORACLE_DENSE_SUPPORT` of them:
+#: dense supports are the interior point method's case (random games have supports of about
+#: half their arms, sparse tournaments such as ATP's about a third or less).
 ORACLE_MAX_FRACTION = 0.5
 
 #: See :data:`ORACLE_MAX_FRACTION`.
-ORACLE_DENSE_SUPPORT = 1.0 / 3.0
+ORACLE_DENSE_SUPPORT = 0.4
 
-#: Each round, the double oracle adds up to ``max(size, ORACLE_BATCH)`` of the arms that beat
-#: its restricted vertex: it doubles its game, by at least this many arms while it is small.
+#: Each round, an oracle adds up to ``max(size, ORACLE_BATCH)`` of the arms its restricted
+#: answer loses to (or ties): it doubles its game, by at least this many arms while it is small.
 ORACLE_BATCH = 8
 
 #: ``mu`` below which a certified point is accepted even if not strictly complementary to
@@ -322,70 +327,91 @@ def _restricted_vertex(S, subset):
 
 
 @njit(cache=True)
-def _double_oracle(S):
-    """A certified vNW vertex from games restricted to growing sets of arms (NaN if none).
+def _add_arms(in_game, arms, values, limit: float) -> bool:
+    """Put the ``arms`` of lowest ``values`` into the restricted game ``in_game``.
 
-    The restricted game starts from the arm with the best Borda score. Its simplex vertex is a
-    vNW of the whole game when no arm beats it; otherwise the arms it loses to most are added
-    (as many as the game has arms, at least :data:`ORACLE_BATCH`) and the game is solved
-    again. Gives up on dense supports (:data:`ORACLE_MAX_FRACTION`).
+    Adds as many arms as the game has (at least :data:`ORACLE_BATCH`), so that it doubles;
+    returns False, adding none, when the game would then have more than ``limit`` arms.
+    """
+    size = np.count_nonzero(in_game)
+    added = min(arms.size, max(size, ORACLE_BATCH))
+    if size + added > limit:
+        return False
+    for b in arms[np.argsort(values[arms])[:added]]:
+        in_game[b] = True
+    return True
+
+
+@njit(cache=True)
+def _double_oracle(S, in_game):
+    """A certified vNW vertex from simplex-solved games restricted to growing sets of arms.
+
+    The restricted game, the arms set in ``in_game``, starts from the arm with the best Borda
+    score. Its simplex vertex is a vNW of the whole game when no arm beats it; otherwise the
+    arms it loses to most join the game (:func:`_add_arms`), which is solved again. Returns
+    NaN when the game outgrows :data:`SIMPLEX_MAX_K` arms (``in_game`` then holds the arms for
+    :func:`_face_oracle` to go on from), or when the simplex fails or the game would outgrow
+    :data:`ORACLE_MAX_FRACTION` of the arms (``in_game`` is then cleared).
     """
     k = S.shape[0]
-    in_game = np.zeros(k, dtype=np.bool_)
+    in_game[:] = False
     in_game[np.argmax(S.sum(axis=1))] = True
-    size = 1
-    while True:
+    while np.count_nonzero(in_game) <= SIMPLEX_MAX_K:
         vertex = _restricted_vertex(S, np.flatnonzero(in_game))
         if not np.isfinite(vertex).all():
-            return vertex
-        if size > SIMPLEX_MAX_K and np.count_nonzero(vertex) > ORACLE_DENSE_SUPPORT * size:
-            vertex[:] = np.nan
+            in_game[:] = False
             return vertex
         values = _values(S, vertex)
         beaten = np.flatnonzero((values < -CERTIFICATE_TOL) & ~in_game)
         if beaten.size == 0:
             return vertex
-        added = min(beaten.size, max(size, ORACLE_BATCH))
-        if size + added > ORACLE_MAX_FRACTION * k:
-            vertex[:] = np.nan
-            return vertex
-        for b in beaten[np.argsort(values[beaten])[:added]]:
-            in_game[b] = True
-        size += added
+        if not _add_arms(in_game, beaten, values, ORACLE_MAX_FRACTION * k):
+            in_game[:] = False
+            break
+    return np.full(k, np.nan)
 
 
 @njit(cache=True)
-def _tied_face(S, vertex, out) -> bool:
-    """The analytic centre of the optimal face from a certified vertex with ties, into ``out``.
+def _face_oracle(S, in_game, out) -> bool:
+    """The analytic centre of the optimal face from games restricted to the arms ``in_game``.
 
-    No vNW puts weight on an arm whose value against ``vertex`` is positive (complementary
-    slackness of the symmetric game), so every vNW lives on the *candidates*, the arms of value
-    at most ``TIE_TOL``. The interior point method solves the game restricted to them; its
-    answer, extended by zeros, is strictly complementary in the whole game when every other
-    arm's value is above ``TIE_TOL`` (its support is then the union support ``U``), and
-    :func:`_centre` moves it to the centre of the whole game's face. Arms outside whose value
-    is at most ``TIE_TOL`` join the candidates, and the restricted game is solved again.
-    Returns False (the caller runs the interior point method on all arms) when the vertex
-    leaves more than half the arms as candidates (the restricted games would then cost as
-    much as the whole one), a restricted game fails, or the point is not certified and
-    strictly complementary.
+    The interior point method solves the restricted game; its answer, extended by zeros, is
+    strictly complementary in the whole game when every other arm's value is above
+    ``TIE_TOL`` (its support is then the union support ``U``: no vNW puts weight on an arm
+    that some vNW beats strictly), and :func:`_centre` moves it to the centre of the whole
+    game's face. Otherwise the arms of value at most ``TIE_TOL``, most beaten first, join the
+    game (:func:`_add_arms`), which is solved again. Started from the arms that a certified
+    vertex does not beat strictly, it finds the centre of a tied face; started from the game
+    a double oracle outgrew the simplex with, it finishes that oracle.
+
+    Returns False (the caller runs the interior point method on all arms) when the game
+    starts with more than :data:`ORACLE_MAX_FRACTION` of the arms (it would then cost as
+    much as the whole one) or would grow to all of them, a game of more than
+    :data:`SIMPLEX_MAX_K` arms has a support of more than :data:`ORACLE_DENSE_SUPPORT` of
+    them, a restricted game fails, or the centre is not certified and strictly
+    complementary. Changes ``in_game``.
     """
     k = S.shape[0]
-    candidate = _values(S, vertex) <= TIE_TOL
-    if 2 * np.count_nonzero(candidate) > k:
+    if np.count_nonzero(in_game) > ORACLE_MAX_FRACTION * k:
         return False
     while True:
-        subset = np.flatnonzero(candidate)
+        subset = np.flatnonzero(in_game)
         restricted = np.zeros(subset.size)
         if not _interior_point(_scaled_submatrix(S, subset), restricted):
+            return False
+        if (
+            subset.size > SIMPLEX_MAX_K
+            and np.count_nonzero(restricted) > ORACLE_DENSE_SUPPORT * subset.size
+        ):
             return False
         w = np.zeros(k)
         w[subset] = restricted
         values = _values(S, w)
-        tied = (values <= TIE_TOL) & ~candidate
-        if not tied.any():
+        tied = np.flatnonzero((values <= TIE_TOL) & ~in_game)
+        if tied.size == 0:
             break
-        candidate |= tied
+        if not _add_arms(in_game, tied, values, k - 1):
+            return False
     centre = _centre(S, np.flatnonzero(w > 0.0), w, values)
     if not _accept(S, centre, True):
         return False
@@ -409,6 +435,9 @@ def _step_length(w, dw, s, ds) -> float:
 def _interior_point(S, out) -> bool:
     """Mehrotra's method on the self-dual central path, then the snap; result into ``out``."""
     k = S.shape[0]
+    if not S.any():  # all ties (a common restricted game): the face is the whole simplex
+        out[:] = 1.0 / k
+        return True
     w = np.full(k, 1.0 / k)
     values = _values(S, w)
     t = values.min() - 1.0
@@ -482,16 +511,20 @@ def solve_one(
         return CONDORCET, 0.0
     S = _scaled_submatrix(P, arms)
     path = FAILED
+    in_game = np.zeros(k, dtype=np.bool_)
     if k <= SIMPLEX_MAX_K:
         vertex = _restricted_vertex(S, np.arange(k))
     else:
-        vertex = _double_oracle(S)
+        vertex = _double_oracle(S, in_game)
     if _accept(S, vertex, True):
         exact = _equalizer(S, np.flatnonzero(vertex > 0.0))
         if _accept(S, exact, True):
             weights[:] = exact
             path = SIMPLEX
-    elif _accept(S, vertex, False) and _tied_face(S, vertex, weights):
+    elif _accept(S, vertex, False):
+        if _face_oracle(S, _values(S, vertex) <= TIE_TOL, weights):
+            path = INTERIOR_POINT
+    elif in_game.any() and _face_oracle(S, in_game, weights):
         path = INTERIOR_POINT
     if path == FAILED and _interior_point(S, weights):
         path = INTERIOR_POINT
