@@ -43,6 +43,7 @@ import numba
 import numpy as np
 import pandas as pd
 import scipy.optimize
+from threadpoolctl import threadpool_limits
 
 from cdbandits.batched import METHODS, von_neumann_winners
 from cdbandits.datasets import DATA_FILES
@@ -319,6 +320,7 @@ def main() -> None:
         return
 
     numba.set_num_threads(1)
+    threadpool_limits(limits=1)  # one BLAS thread for every solver, as the table says
     root = data_root()
     real = {
         "MSLR": as_skew(load_matrix(root / DATA_FILES["mslr_informational"].mirror_path), "auto"),
