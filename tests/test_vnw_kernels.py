@@ -6,9 +6,10 @@ import scipy.linalg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from test_winners import tied_entries
+from test_winners import sparse_tournament, tied_entries
 
 from cdbandits.paper_examples import clone_example_matrix, five_arm_matrix
+from cdbandits.reference import reference_von_neumann_winner
 from cdbandits.vnw_kernels import (
     CONDORCET,
     INTERIOR_POINT,
@@ -217,18 +218,6 @@ def test_double_oracle_certifies_small_supports_of_large_games(k):
         np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
 
 
-def sparse_tournament(k: int, density: float, rng: np.random.Generator) -> np.ndarray:
-    """Win-rate differences of players of normal latent strengths, of the pairs that met.
-
-    Each pair meets with probability ``density`` (0 if not, as in ATP's head-to-head data);
-    the rate is ``tanh`` of the strength difference plus uniform noise in [-1, 1], clipped.
-    """
-    strength = rng.normal(size=k)
-    rate = np.tanh(strength[:, None] - strength[None, :]) + rng.uniform(-1, 1, (k, k))
-    met = np.triu(rng.random((k, k)) < density, 1)
-    return skew(np.where(met, np.clip(rate, -1, 1), 0.0))
-
-
 def test_a_double_oracle_outgrowing_the_simplex_is_finished_by_the_face_oracle():
     """A sparse tournament whose support is too large for simplex games but not dense.
 
@@ -246,6 +235,9 @@ def test_a_double_oracle_outgrowing_the_simplex_is_finished_by_the_face_oracle()
     path, certificate, weights = solve(S)
     assert path == INTERIOR_POINT and certificate >= -1e-9
     np.testing.assert_allclose(weights, expected, rtol=0, atol=1e-8)
+    # The union of the vNWs' supports: it holds the cvxpy reference's (which may be a vertex)
+    assert set(reference_von_neumann_winner(S).support) <= set(np.flatnonzero(weights))
+    assert ((weights @ S)[weights == 0] > TIE_TOL).all()
 
 
 def test_the_oracles_give_up_on_a_dense_support():

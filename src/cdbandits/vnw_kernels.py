@@ -78,9 +78,9 @@ SIMPLEX_MAX_K = 64
 #: The oracles give up (and the interior point method runs on all arms) when a restricted game
 #: would start with or (simplex games) grow to more than this fraction of the arms, or has
 #: more than :data:`SIMPLEX_MAX_K` arms and a support of more than
-#: :data:`ORACLE_DENSE_SUPPORT` of them:
-#: dense supports are the interior point method's case (random games have supports of about
-#: half their arms, sparse tournaments such as ATP's about a third or less).
+#: :data:`ORACLE_DENSE_SUPPORT` of them: dense supports are the interior point method's case
+#: (random games have supports of about half their arms, sparse tournaments such as ATP's
+#: of a third or less).
 ORACLE_MAX_FRACTION = 0.5
 
 #: See :data:`ORACLE_MAX_FRACTION`.

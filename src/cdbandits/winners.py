@@ -5,8 +5,9 @@ probability-form matrix through :func:`cdbandits.preference.as_skew` first. Arms
 
 The von Neumann winner (vNW) is computed by the compiled kernel of
 :mod:`cdbandits.vnw_kernels` (Condorcet shortcut, a dense simplex method, on large games
-inside a double oracle, and an interior point method, on the tied arms or on the whole game,
-when the simplex vertex is not provably the unique vNW), or without numba by
+inside a double oracle, and an interior point method, on the tied arms, on the growing games
+of a double oracle that outgrew the simplex, or on the whole game, when the simplex vertex is
+not provably the unique vNW), or without numba by
 :mod:`cdbandits.vnw_numpy` (``engine="numpy"``; ``engine="auto"`` for small matrices, as the
 command line does: it spares a short process the cost of loading numba), and certified:
 ``exploitability = min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to ``max |P|``. A
