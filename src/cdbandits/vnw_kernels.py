@@ -511,7 +511,7 @@ def solve_one(
         return CONDORCET, 0.0
     S = _scaled_submatrix(P, arms)
     path = FAILED
-    in_game = np.zeros(k, dtype=np.bool_)
+    in_game = np.zeros(k, dtype=np.bool_)  # where the face oracle starts, if anywhere
     if k <= SIMPLEX_MAX_K:
         vertex = _restricted_vertex(S, np.arange(k))
     else:
@@ -521,11 +521,11 @@ def solve_one(
         if _accept(S, exact, True):
             weights[:] = exact
             path = SIMPLEX
-    elif _accept(S, vertex, False):
-        if _face_oracle(S, _values(S, vertex) <= TIE_TOL, weights):
+    else:
+        if _accept(S, vertex, False):  # ties: every vNW lives on the arms it does not beat
+            in_game = _values(S, vertex) <= TIE_TOL
+        if in_game.any() and _face_oracle(S, in_game, weights):
             path = INTERIOR_POINT
-    elif in_game.any() and _face_oracle(S, in_game, weights):
-        path = INTERIOR_POINT
     if path == FAILED and _interior_point(S, weights):
         path = INTERIOR_POINT
     if path == FAILED:
