@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..templates import markdown_template
 from .settings import CONTEXTUAL_ALGORITHMS
 
 __all__ = [
@@ -136,38 +137,91 @@ def capped_horizons(
     return capped
 
 
-def _names(environments: Mapping[str, Mapping[str, Any]], group: str) -> str:
-    return "; ".join(
-        summary["title"] for summary in environments.values() if environment_group(summary) == group
-    )
-
-
 #: The paper's algorithms, which learn over the policy class only.
 POLICY_CLASS_ALGORITHMS = ("sparring_exp4p", "explore_exploit_fpl")
 
+_README = markdown_template("""\
+### Which dueling-bandit algorithm to use when
 
-def _context_blind(rows: pd.DataFrame, labels: Mapping[str, str]) -> str:
-    """The mean ranks of the paper's algorithms and of the best-ranked K-armed one among the
-    contextual group's ``rows``."""
-    paper = rows[rows["algorithm"].isin(POLICY_CLASS_ALGORITHMS)]
-    text = (
-        " The paper's algorithms, which learn over the policy class only: "
-        + ", ".join(
-            f"{labels[row.algorithm]} (mean rank {row.mean_rank:.1f})" for row in paper.itertuples()
-        )
-        + "."
-        if not paper.empty
-        else ""
-    )
+{{ karmed|length }} K-armed dueling-bandit algorithms ({{ karmed|join(", ") }}) played up to \
+T = {{ horizon|spec(",") }} rounds, {{ seeds }} seeds each, on {{ matrices }} preference \
+matrices from real data{% if contextual %}, and {{ contextual|length }} contextual ones \
+({{ contextual|join(", ") }}) next to them on {{ n_contextual }} contextual environment(s) \
+(T = {{ contextual_horizons|map("spec", ",")|join(" and ") }}), where the K-armed ones see no \
+context and regret is measured against the exact contextual von Neumann winner of a policy \
+class{{ " (rd1 in hindsight on the adaptive adversary, which has none)" if adversary }}\
+{% endif %} (`results/duels/`). Regret is measured against the von Neumann winner (the \
+paper's eq. rd1 with a constant context), which exists whether or not there is a Condorcet \
+winner. "Best or tied" counts the environments where an algorithm had the least mean regret \
+at the longest horizon or a paired 95% interval of its difference to the least reaching 0.
+
+{% for group in groups %}
+* **{{ group.title }}** ({{ group.environments|join("; ") }}): use \
+{{ group.chosen|join(" or ") }}, best or tied in {{ group.top.best_or_tied }} of \
+{{ group.top.environments }} environments (mean rank {{ group.top.mean_rank|spec(".1f") }}).\
+{% if group.others %} Also best or tied: {{ group.others|join(", ") }}.{% endif %}\
+{% if group.paper %} The paper's algorithms, which learn over the policy class only: \
+{{ group.paper|join(", ") }}.{% endif %}\
+{% if group.blind is not none %} The best-ranked K-armed algorithm, blind to the context, is \
+{{ labels[group.blind.algorithm] }} (mean rank {{ group.blind.mean_rank|spec(".1f") }}, best \
+or tied in {{ group.blind.best_or_tied }} of {{ group.blind.environments }}).{% endif +%}
+{% endfor %}
+{% if not with_context %}
+* **With context**: not measured by this comparison (it runs no contextual environment); the \
+contextual algorithms are compared in the online section.
+{% endif %}
+{% if shorter %}
+* **Shorter horizons**: for their cost per round, some algorithms were run only to a shorter \
+horizon ({% for (title, reached), names in shorter.items() -%}
+{{ names|join(", ") }} to T = {{ reached|spec(",") }} on {{ title }}{{ "; " if not loop.last }}
+{%- endfor %}), so they are not ranked at the longest horizon of those environments; the \
+leaderboard ranks them at the horizons they reached, and the timing table gives their cost.
+{% endif %}
+
+Published behaviour, our reproduction of what each paper reports on these data:
+
+{% for row in published.itertuples() %}
+* {{ labels[row.algorithm] }}: **{{ row.verdict }}**.
+{% endfor %}
+
+Leaderboards with intervals: `results/duels/leaderboard.md`; the comparison with the papers: \
+`results/duels/published.md`; wall time per round (it differs between runs): \
+`results/benchmarks/duels/timings.csv`.
+""")
+
+
+def _group_line(
+    group: str,
+    rows: pd.DataFrame,
+    environments: Mapping[str, Mapping[str, Any]],
+    labels: Mapping[str, str],
+) -> dict[str, Any]:
+    """What the line of ``group`` says, from its ``rows`` of :func:`recommendations`."""
+    recommended = rows["recommended"].astype(bool)
+    others = rows[~recommended & (rows["best_or_tied"] > 0)]
+    contextual = group in _CONTEXTUAL_GROUPS
+    paper = rows[rows["algorithm"].isin(POLICY_CLASS_ALGORITHMS)] if contextual else rows[:0]
     blind = rows[~rows["algorithm"].isin(CONTEXTUAL_ALGORITHMS)]
-    if blind.empty:
-        return text
-    best = blind.sort_values("mean_rank", kind="stable").iloc[0]
-    return text + (
-        f" The best-ranked K-armed algorithm, blind to the context, is "
-        f"{labels[best.algorithm]} (mean rank {best.mean_rank:.1f}, best or tied in "
-        f"{best.best_or_tied} of {best.environments})."
-    )
+    return {
+        "title": GROUPS[group],
+        "environments": [
+            summary["title"]
+            for summary in environments.values()
+            if environment_group(summary) == group
+        ],
+        "chosen": [f"**{labels[a]}**" for a in rows[recommended]["algorithm"]],
+        "top": rows.iloc[0],
+        "others": [
+            f"{labels[row.algorithm]} ({row.best_or_tied}/{row.environments})"
+            for row in others.itertuples()
+        ],
+        "paper": [
+            f"{labels[row.algorithm]} (mean rank {row.mean_rank:.1f})" for row in paper.itertuples()
+        ],
+        "blind": blind.sort_values("mean_rank", kind="stable").iloc[0]
+        if contextual and not blind.empty
+        else None,
+    }
 
 
 def readme_markdown(
@@ -180,105 +234,42 @@ def readme_markdown(
     horizon: int,
     capped: Mapping[str, Mapping[str, int]] | None = None,
 ) -> str:
-    """The README section (markdown), numbers taken from the tables given.
+    """The section of RESULTS.md (markdown), numbers taken from the tables given.
 
     Wall times are left out: they differ from run to run, and this section is a
     reproducible result (it points to the timing table instead). ``capped``: the
     algorithms run to a shorter horizon on some environments (:func:`capped_horizons`).
     """
     algorithms = list(dict.fromkeys(advice["algorithm"]))
-    karmed = [a for a in algorithms if a not in CONTEXTUAL_ALGORITHMS]
-    contextual = [a for a in algorithms if a in CONTEXTUAL_ALGORITHMS]
+    contextual = [labels[a] for a in algorithms if a in CONTEXTUAL_ALGORITHMS]
     groups = [environment_group(summary) for summary in environments.values()]
     n_contextual = sum(groups.count(group) for group in _CONTEXTUAL_GROUPS)
-    contextual_horizons = sorted(
-        {
-            summary["contextual"].get("horizon") or horizon
-            for summary in environments.values()
-            if summary.get("contextual")
-        }
+    shorter: dict[tuple[str, int], list[str]] = {}
+    for algorithm, reached in sorted((capped or {}).items()):
+        for title, capped_horizon in reached.items():
+            shorter.setdefault((title, capped_horizon), []).append(labels[algorithm])
+    return _README.render(
+        karmed=[labels[a] for a in algorithms if a not in CONTEXTUAL_ALGORITHMS],
+        horizon=horizon,
+        seeds=seeds,
+        matrices=len(environments) - n_contextual,
+        contextual=contextual if n_contextual else [],
+        n_contextual=n_contextual,
+        contextual_horizons=sorted(
+            {
+                summary["contextual"].get("horizon") or horizon
+                for summary in environments.values()
+                if summary.get("contextual")
+            }
+        ),
+        adversary="adversarial" in groups,
+        groups=[
+            _group_line(group, advice[advice["group"] == group], environments, labels)
+            for group in GROUPS
+            if (advice["group"] == group).any()
+        ],
+        with_context=bool(set(_CONTEXTUAL_GROUPS) & set(groups)),
+        shorter=shorter,
+        published=published,
+        labels=labels,
     )
-    also = (
-        f", and {len(contextual)} contextual ones "
-        f"({', '.join(labels[a] for a in contextual)}) next to them on {n_contextual} "
-        "contextual environment(s) (T = "
-        + " and ".join(f"{h:,}" for h in contextual_horizons)
-        + "), where the K-armed ones see no context and regret is measured against the "
-        "exact contextual von Neumann winner of a policy class"
-        + (
-            " (rd1 in hindsight on the adaptive adversary, which has none)"
-            if "adversarial" in groups
-            else ""
-        )
-        if contextual and n_contextual
-        else ""
-    )
-    lines = [
-        "### Which dueling-bandit algorithm to use when",
-        "",
-        f"{len(karmed)} K-armed dueling-bandit algorithms "
-        f"({', '.join(labels[a] for a in karmed)}) "
-        f"played up to T = {horizon:,} rounds, {seeds} seeds each, on "
-        f"{len(environments) - n_contextual} preference matrices from real data{also} "
-        "(`results/duels/`). "
-        "Regret is measured against the von Neumann winner (the paper's eq. rd1 with a "
-        "constant context), which exists whether or not there is a Condorcet winner. "
-        '"Best or tied" counts the environments where an algorithm had the least mean '
-        "regret at the longest horizon or a paired 95% interval of its difference to the "
-        "least reaching 0.",
-        "",
-    ]
-    for group, title in GROUPS.items():
-        rows = advice[advice["group"] == group]
-        if rows.empty:
-            continue
-        top = rows.iloc[0]
-        chosen = " or ".join(f"**{labels[a]}**" for a in rows[rows["recommended"]]["algorithm"])
-        others = [
-            f"{labels[row.algorithm]} ({row.best_or_tied}/{row.environments})"
-            for row in rows[~rows["recommended"]].itertuples()
-            if row.best_or_tied > 0
-        ]
-        lines.append(
-            f"* **{title}** ({_names(environments, group)}): use "
-            f"{chosen}, best or tied in {top.best_or_tied} of "
-            f"{top.environments} environments (mean rank {top.mean_rank:.1f})."
-            + (f" Also best or tied: {', '.join(others)}." if others else "")
-            + (_context_blind(rows, labels) if group in _CONTEXTUAL_GROUPS else "")
-        )
-    if not set(_CONTEXTUAL_GROUPS) & set(groups):
-        lines.append(
-            "* **With context**: not measured by this comparison (it runs no contextual "
-            "environment); the contextual algorithms are compared in the online section."
-        )
-    lines += [
-        "",
-        "Published behaviour, our reproduction of what each paper reports on these data:",
-        "",
-    ]
-    if capped:
-        by_place: dict[tuple[str, int], list[str]] = {}
-        for algorithm, reached in sorted(capped.items()):
-            for title, horizon in reached.items():
-                by_place.setdefault((title, horizon), []).append(labels[algorithm])
-        shorter = "; ".join(
-            f"{', '.join(names)} to T = {horizon:,} on {title}"
-            for (title, horizon), names in by_place.items()
-        )
-        lines.insert(
-            -3,
-            "* **Shorter horizons**: for their cost per round, some algorithms were run only "
-            f"to a shorter horizon ({shorter}), so they are not ranked at the longest horizon "
-            "of those environments; the leaderboard ranks them at the horizons they reached, "
-            "and the timing table gives their cost.",
-        )
-    for row in published.itertuples():
-        lines.append(f"* {labels[row.algorithm]}: **{row.verdict}**.")
-    lines += [
-        "",
-        "Leaderboards with intervals: `results/duels/leaderboard.md`; the comparison with the "
-        "papers: `results/duels/published.md`; wall time per round (it differs between "
-        "runs): `results/benchmarks/duels/timings.csv`.",
-        "",
-    ]
-    return "\n".join(lines)
