@@ -45,11 +45,11 @@ def test_claims_report_failures_as_failing():
         appendix_claims({"informational": good}, clone_ks=[5], paper_model="perfect")
 
 
-def test_the_revised_and_added_readings_say_so():
+def test_the_readings_of_vague_words_give_their_reasons():
     notes = {claim.name: claim.note for claim in CLAIMS}
-    assert notes["all_copeland_slightly_lower_and_k_dependent"].startswith("revised (issue 16)")
-    assert notes["support_has_low_copeland_loss"].startswith("kept (issue 16)")
-    assert notes["support_has_low_copeland_loss_relative_to_k"].startswith("added (issue 16)")
+    assert "'slightly' bounds the gap" in notes["all_copeland_slightly_lower_and_k_dependent"]
+    assert "relative to the possible loss" in notes["support_has_low_copeland_loss"]
+    assert "grows with K" in notes["support_has_low_copeland_loss_relative_to_k"]
     n = 400_000
     counts = synthetic_counts("informational", 0, {2: n, 50: n // 4, 100: n // 5, 136: 0})
     rows = appendix_claims({"informational": counts}, clone_ks=[5]).set_index("claim")

@@ -227,7 +227,7 @@ def _slug(path: str) -> str:
 
 _GITHUB_RAW = "https://raw.githubusercontent.com/"
 
-#: The real comparison data of issue 14 (see each folder's README in ``../shared/data``):
+#: The real comparison data (see each folder's README in ``../shared/data``):
 #: keys ``atp_matches_1990`` ... ``atp_matches_2024``; ``preflib_00006_00000001_toc``,
 #: ``preflib_00052_00000001_soi``, ``preflib_00006_skate_info`` ...; ``trec_dl_judgments``,
 #: ``trec_dl_questions``, ``trec_dl_set_i`` (qrels) ...; ``pref_arxiv``.

@@ -20,7 +20,7 @@ independent reference of the tests and of the appendix verification
    slackness rule of step 2 and the arms with weight above ``SUPPORT_THRESHOLD`` (1e-6)
    times the largest; the solver's own point, clipped at 0 and renormalised, is a third
    candidate. The candidate with the best certificate (step 4) wins; ties go to the
-   earlier candidate.
+   first candidate in this order.
 4. Certificate: ``exploitability = min_b (P.T @ w)[b]`` relative to the matrix's scale.
 5. If the best certificate is not exact (``< -EXACT_TOL`` = -1e-12), the LP is re-solved by
    the simplex method (HiGHS, feasibility tolerances 1e-10) and steps 2-4 are repeated; the

@@ -206,7 +206,7 @@ def last_decade_slope_over_seeds(
     """:func:`bootstrap_slope_over_seeds` on the points with ``x >= max(x) / 10`` only.
 
     The rate of a curve over its last decade (a regret curve from ``T / 10`` to ``T``), where
-    an asymptotic rate shows first; earlier points are ignored.
+    an asymptotic rate shows first; the points before ``max(x) / 10`` are ignored.
 
     Parameters
     ----------

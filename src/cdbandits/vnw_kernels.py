@@ -92,7 +92,7 @@ ORACLE_BATCH = 8
 
 #: ``mu`` below which a certified point is accepted even if not strictly complementary to
 #: ``TIE_TOL`` (near-ties: values below ``TIE_TOL`` that are not exact ties, as in matrices
-#: whose entries span many decades); tried at every iteration from then on.
+#: whose entries span many decades); checked at every iteration once ``mu`` is below it.
 FINAL_MU = 1e-15
 
 #: ``mu`` below which the support is read off an interior point whose partition is clear

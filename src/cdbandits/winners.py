@@ -483,7 +483,7 @@ def winners_table(details: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def winners_markdown(details: Mapping[str, Mapping[str, Any]]) -> str:
-    """A Markdown table of every winner of each named matrix (0-based arms), for the README.
+    """A Markdown table of every winner of each named matrix (0-based arms), for RESULTS.md.
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
-# Appendices A and B at the paper's scale (issue 3): random K-ranker sub-matrices of each
+# Appendices A and B at the paper's scale: random K-ranker sub-matrices of each
 # click model's preference matrix, their certified von Neumann winners (batched solver),
 # a verification against the cvxpy reference, per-K statistics, the claims table and its
-# K-grid sensitivity, the README's account (results/appendix/readme.md), Figures 1-4 and
+# K-grid sensitivity, the account of RESULTS.md (results/appendix/readme.md), Figures 1-4 and
 # the notebook. Library: cdbandits.experiments.appendix.
 
 

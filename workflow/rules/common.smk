@@ -60,7 +60,7 @@ def figure_paths(folder, name):
 def is_default_config():
     """Whether this run's config is the default one (config/config.yaml, schema defaults).
 
-    Only such a run publishes the README's figures to figures/, so a run of any other config
+    Only such a run publishes the figures of RESULTS.md to figures/, so a run of any other config
     leaves the tracked figures alone. Where the data come from (data_mirror) does not count.
     """
     default = yaml.safe_load((Path(workflow.basedir) / "config" / "config.yaml").read_text())
@@ -72,7 +72,7 @@ def is_default_config():
 
 
 def published_name(path):
-    """Where the README's copy of a figure goes: figures/<family>_<...>_<name>.<ext>."""
+    """Where the tracked copy of a figure goes: figures/<family>_<...>_<name>.<ext>."""
     parts = [part for part in Path(path).parts[1:] if part != "figures"]
     return "figures/" + "_".join(parts)
 

@@ -1,4 +1,4 @@
-# Issue 13: the field's K-armed dueling-bandit algorithms (cdbandits.karmed) on preference
+# The field's K-armed dueling-bandit algorithms (cdbandits.karmed) on preference
 # matrices built from real data (MSLR, arXiv, ATP, PrefLib), and next to the contextual ones
 # (SparringEXP4.P, explore-then-exploit, CoLSTIM, MaxInP, DBGD) on contextual environments
 # (kind: contextual, drawn from the seed; kind: online, the online family's synthetic,
@@ -6,8 +6,8 @@
 # (environment, algorithm, seed); regret against the von Neumann winner (rd1 in hindsight on
 # the adversary, which has none), Condorcet and Copeland regret,
 # time per round (kept under results/benchmarks/duels/: wall times are the one output that
-# differs between runs of one config); the leaderboard, the published-behaviour table, the figures, the README
-# section and the notebook. Target: `duels`.
+# differs between runs of one config); the leaderboard, the published-behaviour table, the
+# figures, the section of RESULTS.md and the notebook. Target: `duels`.
 
 
 include: "duels_common.smk"

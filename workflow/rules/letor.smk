@@ -1,4 +1,4 @@
-# Preference matrices regenerated from learning-to-rank data (issue 4): the MSLR sample (or,
+# Preference matrices regenerated from learning-to-rank data: the MSLR sample (or,
 # opt-in, a fold of MSLR-WEB10K/WEB30K) is read, every feature ranker is compared with
 # every other by Probabilistic Interleave under simulated cascade clicks, and the aggregate
 # matrix (results/letor/matrices/<dataset>_<click model>.npz, key PMat, probability form:

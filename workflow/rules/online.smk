@@ -1,4 +1,4 @@
-# Section 5 (issue 5): SparringEXP4.P and baselines on contextual dueling environments,
+# Section 5: SparringEXP4.P and baselines on contextual dueling environments,
 # sharded over (setting, seed); exact regret against T, the coverage of the bound of
 # Theorem sparring-exp4, the online-to-batch epsilon against m, the exact contextual vNWs
 # of the small classes, the figures and the notebook. Target: `online`.

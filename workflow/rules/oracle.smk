@@ -1,4 +1,4 @@
-# Sections 6-8 (issue 6): explore-then-exploit with a classification oracle. Sharded sweeps
+# Sections 6-8: explore-then-exploit with a classification oracle. Sharded sweeps
 # of the bound checks (explore-first, solvers, regret, learned oracles), the time/memory
 # scaling against SparringEXP4.P, the paper-wide bound table (joined with the Section 5
 # coverage table), the figures (also copied to figures/) and the notebook. Target: `oracle`.
@@ -65,7 +65,7 @@ rule measure_oracle_scaling:
         "../scripts/measure_oracle_scaling.py"
 
 
-# Power of the bound checks (issue 11): the correct implementation and every broken variant
+# Power of the bound checks: the correct implementation and every broken variant
 # of cdbandits.experiments.oracle.broken_variants through the checks of the bound table.
 rule detect_broken_variants:
     input:

@@ -1,4 +1,4 @@
-# Issue 14, items 4-6: real preference data. The appendix statistics on every real data set
+# Real preference data. The appendix statistics on every real data set
 # (ATP per period, PrefLib sports elections, TREC-DL per topic, the arXiv matrix), whether
 # context matters (ATP by surface and by period), the TREC-DL winners against the
 # published best passages, the coverage of the intervals at real sizes, the README's

@@ -1,5 +1,5 @@
 # The description of the Snakemake report (envs/venv.sh snakemake --report results/report.html)
-# and the copy of the README's figures to figures/. Each family's notebook rule sits at the end
+# and the copy of the figures of RESULTS.md to figures/. Each family's notebook rule sits at the end
 # of its own rules file, before the family's target rule; every notebook runs
 # workflow/scripts/execute_notebook.py, and its rule's named inputs (except `notebook` and
 # `library`) and params must match the notebook's cell tagged "parameters"
@@ -16,10 +16,10 @@ mimetypes.add_type("application/octet-stream", ".npz")
 
 
 
-# The README's figures, copied to figures/ (tracked) only by a run of the default config
+# The figures of RESULTS.md, copied to figures/ (tracked) only by a run of the default config
 # (rule all in the Snakefile). The oracle scaling figure is left out: it plots timings,
 # which differ from run to run.
-README_FIGURES = [
+PUBLISHED_FIGURES = [
     *figure_files(rules.plot_appendix_figures),
     *figure_files(rules.plot_online_figures),
     *figure_files(rules.plot_oracle_figures, leave_out={"scaling"}),
@@ -35,9 +35,9 @@ README_FIGURES = [
 
 rule publish_figures:
     input:
-        figures=README_FIGURES,
+        figures=PUBLISHED_FIGURES,
     output:
-        figures=[published_name(path) for path in README_FIGURES],
+        figures=[published_name(path) for path in PUBLISHED_FIGURES],
     log:
         "results/logs/publish_figures.log",
     threads: 1

@@ -1,4 +1,4 @@
-"""Winners of real comparison logs, with their uncertainty (issue 14).
+"""Winners of real comparison logs, with their uncertainty.
 
 Read a log of pairwise comparisons (:mod:`.logs`: CSV, Parquet, whitespace text;
 :mod:`.preflib`: PrefLib elections), count it under explicit choices for ties, rare items and

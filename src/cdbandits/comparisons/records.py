@@ -267,7 +267,7 @@ class ComparisonLog:
         )
 
     def top_items(self, count: int) -> tuple[str, ...]:
-        """The ``count`` items with the most comparisons (ties: earlier item first).
+        """The ``count`` items with the most comparisons (ties: lower index first).
 
         Parameters
         ----------

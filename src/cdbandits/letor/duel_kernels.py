@@ -333,7 +333,7 @@ def run_duels(a, b, query, n_duels, offsets, tables, clicks, work, counts):
             query_counts[chosen] = 0
         for _ in range(n_duels):
             query_counts[_below(work.state, n_queries)] += 1
-    # Every comparison has its own stamp: scratch entries of earlier ones are then stale.
+    # Every comparison has its own stamp: scratch entries of the preceding ones are then stale.
     stamp = 0
     for chosen in range(lowest, highest):
         first = offsets[chosen]

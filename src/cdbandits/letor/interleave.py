@@ -1,7 +1,7 @@
 """Interleaved comparison of two rankers: Probabilistic Interleave and Team-Draft.
 
 **Probabilistic Interleave** (Hofmann, Whiteson and de Rijke, CIKM 2011; Lerot's
-``ProbabilisticInterleave`` with marginalisation), as SPEC section 10 states it:
+``ProbabilisticInterleave`` with marginalisation):
 
 1. ranker ``x`` turns its ranking into a distribution over documents,
    ``P_x(d)`` proportional to ``rank_x(d) ** -tau`` (``tau = 3``, ranks from 1);
@@ -11,8 +11,8 @@
    (both renormalised);
 3. a cascade click model (:mod:`cdbandits.letor.click_models`) clicks;
 4. the credit is marginalised over assignments: given the list, the probability of an
-   assignment ``a`` in ``{A, B}^L`` is proportional to ``prod_k P_{a_k}(l_k | earlier)``;
-   the earlier documents are fixed by the list, so the positions are *independent* a
+   assignment ``a`` in ``{A, B}^L`` is proportional to ``prod_k P_{a_k}(l_k | l_1 .. l_{k-1})``;
+   the documents above ``k`` are fixed by the list, so the positions are *independent* a
    posteriori, position ``k`` going to ``B`` with probability
    ``q_k = P_B(l_k) / (P_A(l_k) + P_B(l_k))``. Each clicked position credits its ranker, and
    ``o = P(B gets more credit) - P(A gets more credit)`` is computed exactly from the
@@ -33,7 +33,8 @@ the team that added the document; more clicks wins, equal counts tie.
 kernels draw the order inside a tie group lazily, only at the positions they visit (see
 :mod:`cdbandits.letor.rankers`). ``credit_ties`` says which tie-breaking the credit uses:
 
-* ``"shared"``: the one that built the list (SPEC's procedure read literally);
+* ``"shared"``: the one that built the list (one tie-breaking per comparison, the unbiased
+  choice);
 * ``"redrawn"``: an independent fresh one for each ranker, as Lerot does (its
   ``infer_outcome`` calls ``init_ranking`` again, which re-breaks the ties). A ranker with
   many ties then assigns the documents it placed at the top only the probability of a random
@@ -91,10 +92,10 @@ __all__ = [
 InterleaveMethod = Literal["probabilistic", "team_draft"]
 CreditTies = Literal["shared", "redrawn"]
 
-#: ``tau`` of Probabilistic Interleave (SPEC section 10).
+#: ``tau`` of Probabilistic Interleave (Hofmann, Whiteson and de Rijke, 2011).
 DEFAULT_TAU = 3.0
 
-#: Length of the shown list (SPEC section 10); shorter when a query has fewer documents.
+#: Length of the shown list (a result page's top 10); shorter when a query has fewer documents.
 DEFAULT_LIST_LENGTH = 10
 
 

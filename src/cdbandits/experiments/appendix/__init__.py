@@ -18,7 +18,7 @@ winner (vNW) relates to the Copeland winners (Appendix B, Figs. 2-4). The rooms:
   examples; :mod:`.k_grid`: on which grids K = 2...K_max each claim holds;
 * :mod:`.verification`: the batched solver re-checked against the cvxpy reference;
 * :mod:`.figures`: what is drawn: Figures 1-4;
-* :mod:`.readme`: the README's account of all this, written from the tables.
+* :mod:`.readme`: the account of all this in RESULTS.md, written from the tables.
 """
 
 __all__ = [

@@ -93,7 +93,8 @@ class Claim:
     detail : callable, optional
         A claim-specific addition to the value text, from the counts.
     note : str, optional
-        When and why the reading changed (the ``reading_note`` column).
+        Why this reading, where the paper's words allow several (the ``reading_note``
+        column).
     quantitative : bool, optional
         The paper gives a number (99.9%, 0.03%, 5 arms); the K-grid table asks where these
         hold together.
@@ -234,9 +235,9 @@ CLAIMS: tuple[Claim, ...] = (
         "within that range, lowest and highest K with disjoint intervals)",
         ALL_COPELAND,
         SlightlyBelowAndVarying(SOME_COPELAND, PAPER_SOME_COPELAND, SLIGHTLY),
-        note="revised (issue 16): the earlier reading checked only 'lower' (than the share "
-        "with at least one Copeland winner), which any share passes; the word 'slightly' is "
-        "now checked too, as at most one percentage point below 99.9%",
+        note="'lower' alone (than the share with at least one Copeland winner) is passed by "
+        "any share; 'slightly' bounds the gap, read as at most one percentage point below "
+        "99.9%",
     ),
     Claim(
         "support_has_low_copeland_loss",
@@ -248,8 +249,8 @@ CLAIMS: tuple[Claim, ...] = (
         LOSS_AT_MOST_2,
         PooledShare(MAJORITY),
         _loss_shares,
-        note="kept (issue 16), with the relative reading of the next row: a fixed bound of 2 "
-        "ignores that the possible loss, K - 1, grows with K",
+        note="a fixed bound, the same at every K; the next row reads the claim relative to "
+        "the possible loss, K - 1, which grows with K",
     ),
     Claim(
         "support_has_low_copeland_loss_relative_to_k",
@@ -261,8 +262,8 @@ CLAIMS: tuple[Claim, ...] = (
         f"matrices",
         LOSS_WITHIN_SHARE_OF_K,
         PooledShare(MAJORITY),
-        note="added (issue 16): a bound that grows with K, reported next to the absolute "
-        "reading of the previous row",
+        note="the possible loss, K - 1, grows with K, which the fixed bound of the previous "
+        "row ignores",
     ),
     Claim(
         "no_support_larger_than_5",

@@ -2,7 +2,8 @@
 
 One place for each, used by the claims (:mod:`.claims`) and drawn as reference lines in the
 figures (:mod:`.figures`). A reading is our choice, stated in the claims table next to the
-paper's words; when one changes, the claim says when and why (its ``note``).
+paper's words; where the words allow several readings, the claim gives the reason for its
+own (its ``note``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The field's K-armed dueling-bandit algorithms on real preference data (issue 13).
+"""The field's K-armed dueling-bandit algorithms on real preference data.
 
 Runs the nine algorithms of :mod:`cdbandits.karmed` on preference matrices built from the
 public data the workflow fetches (the MSLR ranker matrices, whole and as random K-subsets,
@@ -19,7 +19,7 @@ workflow depends only on the code it runs):
 * :mod:`.experiments`: the runs of one shard (:func:`run_duels_shard`);
 * :mod:`.tables`: regret curves, the leaderboard with ties to the best, timings;
 * :mod:`.published`: each paper's reported result next to ours, with a verdict;
-* :mod:`.readme`: the README section, which algorithm to use when;
+* :mod:`.readme`: the section of RESULTS.md, which algorithm to use when;
 * :mod:`.figures`: regret against ``T``, time per round.
 """
 

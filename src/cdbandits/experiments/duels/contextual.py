@@ -162,7 +162,7 @@ def build_contextual_instance(
 ) -> ContextualInstance:
     """The environment, class, oracle and exact winner of a contextual or online ``settings``.
 
-    ``winner``: the :func:`winner_record` of an earlier build of the same instance; its
+    ``winner``: the :func:`winner_record` of another build of the same instance; its
     certificate is checked (:func:`stored_winner`) instead of solving the LP again.
     """
     if settings.kind == "online":

@@ -1,4 +1,4 @@
-"""The README's duels section: which algorithm to use when, from the leaderboard.
+"""The duels section of RESULTS.md: which algorithm to use when, from the leaderboard.
 
 The environments fall into five groups (:func:`environment_group`): a Condorcet winner and
 few arms (in at least half the seeds' arms, for a subset environment), no Condorcet winner
@@ -37,7 +37,7 @@ __all__ = [
 #: Arms per run from which an environment counts as "large K".
 LARGE_K = 50
 
-#: The groups, in the order the README lists them, with how the README names them.
+#: The groups, in the order RESULTS.md lists them, with how it names them.
 GROUPS: dict[str, str] = {
     "condorcet": "A Condorcet winner exists, few arms",
     "no_condorcet": "No Condorcet winner, few arms",

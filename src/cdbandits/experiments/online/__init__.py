@@ -16,7 +16,7 @@ workflow depends only on the code it runs):
 * :mod:`.experiments`: the instances of the settings and the episodes of a shard
   (:func:`run_online_shard`);
 * :mod:`.tables`: the combined shards and the summary tables (:func:`summarise_online`),
-  the headline numbers, the coverage table and the README's overview in Markdown, the
+  the headline numbers, the coverage table and the overview of RESULTS.md in Markdown, the
   exact winners;
 * :mod:`.figures`: regret against ``T``, regret curves, ``eps`` against ``m``.
 """

@@ -6,7 +6,7 @@ of :data:`~cdbandits.experiments.online.settings.ONLINE_TABLES` (mean
 regret with 95% confidence intervals and log-log slopes against ``T`` with bootstrap
 intervals, and within the last decade of each regret curve; the coverage of the bound of
 :mod:`cdbandits.contextual.bounds`; ``eps`` against ``m``); :func:`online_summary` gives
-the headline numbers, :func:`coverage_markdown` the coverage table for the README and
+the headline numbers, :func:`coverage_markdown` the coverage table for RESULTS.md and
 :func:`last_decade_markdown` the long run's last-decade slopes. :func:`exact_winners_table`
 solves the exact contextual von Neumann winners of the settings with small classes.
 """
@@ -366,7 +366,7 @@ def online_summary(tables: Mapping[str, pd.DataFrame], delta: float) -> dict[str
 
 
 def coverage_markdown(coverage: pd.DataFrame) -> str:
-    """The bound-coverage table as Markdown (for the README)."""
+    """The bound-coverage table as Markdown (for RESULTS.md)."""
     columns = {
         "setting": "setting",
         "n_actions": "K",
@@ -396,7 +396,7 @@ def _significant(value: float, digits: int = 3) -> str:
 
 
 def overview_markdown(tables: Mapping[str, pd.DataFrame], summary: Mapping[str, Any]) -> str:
-    """The README's overview: the bound's coverage and each setting at its largest ``T``.
+    """The overview of RESULTS.md: the bound's coverage and each setting at its largest ``T``.
 
     A sentence with the seeds, ``delta`` and whether the bound reached coverage
     ``1 - delta`` at every (setting, ``T``), then one row per setting (in reading order):

@@ -1,4 +1,4 @@
-"""Real preference data: do the paper's observations hold beyond MSLR (issue 14, items 4-6)?
+"""Real preference data: do the paper's observations hold beyond MSLR?
 
 The statistics of Appendices A and B (Condorcet winner's existence against K, Copeland
 winners in the von Neumann support, support sizes) on every real data set we hold (ATP

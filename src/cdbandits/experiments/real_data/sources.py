@@ -91,7 +91,7 @@ class PreflibCollection:
     description: str
 
 
-#: The PrefLib sports collections of issue 14.
+#: The PrefLib sports collections.
 PREFLIB_COLLECTIONS: dict[str, PreflibCollection] = {
     "skate": PreflibCollection(
         "00006",
