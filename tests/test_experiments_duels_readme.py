@@ -1,4 +1,4 @@
-"""The README's duels section (cdbandits.experiments.duels.readme)."""
+"""The duels section of RESULTS.md (cdbandits.experiments.duels.readme)."""
 
 import pandas as pd
 import pytest
@@ -133,7 +133,7 @@ def test_capped_horizons_name_the_algorithm_and_the_environment(board):
 
 
 def text_with(board, environments, extra_rows):
-    """The README text of ``board`` and ``extra_rows`` (upper-case labels, nothing published)."""
+    """The text of ``board`` and ``extra_rows`` (upper-case labels, nothing published)."""
     advice = recommendations(pd.concat([board, pd.DataFrame(extra_rows)]), environments)
     labels = {a: a.upper() for a in advice["algorithm"]}
     published = pd.DataFrame(columns=["algorithm", "verdict"])
@@ -156,7 +156,7 @@ def test_the_contextual_group_says_which_algorithm_to_use_when_context_matters(b
     assert "5 K-armed dueling-bandit algorithms" in text and "and 3 contextual ones" in text
     assert "on 4 preference matrices" in text and "(T = 500)" in text
     assert "not measured by this comparison" not in text
-    # without a contextual environment the README says the comparison is not made
+    # without a contextual environment the text says the comparison is not made
     plain = text_with(board, ENVIRONMENTS, [])
     assert "not measured by this comparison" in plain
 

@@ -147,10 +147,10 @@ def test_overview_says_when_a_bound_fails(tables):
     assert "at every (setting, T): **no** (lowest coverage 0.00;" in sentence
 
 
-def test_the_readme_shows_the_overview_as_written(tables, repo_root):
-    # The README's block is results/online/overview.md of a default run, pasted unchanged
+def test_results_md_shows_the_overview_as_written(tables, repo_root):
+    # The block of RESULTS.md is results/online/overview.md of a default run, pasted unchanged
     # (cdbandits.workflow.readme): same sentence and same columns as overview_markdown writes.
-    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    readme = (repo_root / "RESULTS.md").read_text(encoding="utf-8")
     source = "results/online/overview.md"
     assert source in block_sources(readme)
     block = readme.split(f"<!-- begin: {source} -->\n", 1)[1].split(f"<!-- end: {source} -->")[0]

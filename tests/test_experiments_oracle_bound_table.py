@@ -164,8 +164,8 @@ def test_online_rows_count_horizons_whose_bound_is_below_t(tables):
         )
 
 
-def test_the_readme_shows_the_bound_table_markdown_the_workflow_writes():
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+def test_results_md_shows_the_bound_table_markdown_the_workflow_writes():
+    text = (REPO_ROOT / "RESULTS.md").read_text(encoding="utf-8")
     name = "results/oracle/bound_table.md"
     begin, end = f"<!-- begin: {name} -->\n", f"<!-- end: {name} -->"
     shown = text[text.index(begin) + len(begin) : text.index(end)]

@@ -102,13 +102,13 @@ def test_theory_table():
 
 
 def readme_block(name):
-    """The lines the README shows between the markers of ``results/oracle/<name>``."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """The lines RESULTS.md shows between the markers of ``results/oracle/<name>``."""
+    text = (REPO_ROOT / "RESULTS.md").read_text(encoding="utf-8")
     begin, end = f"<!-- begin: results/oracle/{name} -->\n", f"<!-- end: results/oracle/{name} -->"
     return text[text.index(begin) + len(begin) : text.index(end)]
 
 
-def test_the_readme_shows_the_crossovers_markdown_the_workflow_writes():
+def test_results_md_shows_the_crossovers_markdown_the_workflow_writes():
     one_million = pd.DataFrame(scaling_rows(0, 1e-5) + scaling_rows(1, 1e-5)).assign(
         n_policies=lambda table: table["n_policies"] * 10
     )

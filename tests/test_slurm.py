@@ -98,7 +98,7 @@ def run_snakemake(log: Path, *arguments: str, environment: dict[str, str], timeo
 
 
 def tiny_run_on(cluster: SlurmCluster, directory: Path, data_mirror: Path, *extra: str):
-    """Arguments for the tiny config through the profile, as the README tells users, plus
+    """Arguments for the tiny config through the profile, as docs/cluster.md tells users, plus
     what keeps the test fast (first status check after 1 s) and the Slurm logs."""
     return (
         "--profile",

@@ -1,5 +1,8 @@
 """The generated blocks of README.md and RESULTS.md (cdbandits.workflow.readme)."""
 
+import re
+from pathlib import Path
+
 import pytest
 from conftest import REPO_ROOT
 
@@ -172,3 +175,24 @@ def test_the_readme_is_an_entry_point_and_results_md_holds_the_results():
     assert len(readme.splitlines()) < 300
     assert block_sources(readme) == []
     assert "benchmarks/von_neumann.md" in block_sources(results)
+
+
+def anchors(text):
+    """The anchors GitHub gives the headings of ``text``."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_links_between_the_documents_reach_a_file_and_a_heading_and_figures_exist():
+    links = 0
+    for document in (*DOCUMENTS, Path("docs/cluster.md")):
+        text = (REPO_ROOT / document).read_text(encoding="utf-8")
+        for target, anchor in re.findall(r"\]\(([\w./-]*\.md)?(?:#([\w-]+))?\)", text):
+            path = (REPO_ROOT / document).parent / target if target else REPO_ROOT / document
+            assert path.is_file(), f"{document} links to {target}, which does not exist"
+            if anchor:
+                assert anchor in anchors(path.read_text(encoding="utf-8")), (document, anchor)
+            links += 1
+        for image in re.findall(r"!\[[^]]*\]\(([^)]+)\)", text):
+            assert (REPO_ROOT / image).is_file(), f"{document} shows {image}, which does not exist"
+    assert links >= 10

@@ -45,7 +45,7 @@ __all__ = [
 # The plugin waits at most 180 s between two status checks and gives a query 60 s: squeue
 # must remember a finished job at least that long.
 LONGEST_STATUS_GAP_SECONDS = 180 + 60
-# The newest plugin release whose array jobs check the first task's outputs (issue #447).
+# The newest plugin release whose array jobs check the first task's outputs (upstream issue #447).
 LAST_PLUGIN_WITH_BROKEN_ARRAYS = Version("2.8.0")
 PLUGIN = "snakemake-executor-plugin-slurm"
 # A name no job has: the queries below only test that the command answers.

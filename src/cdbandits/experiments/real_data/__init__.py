@@ -7,7 +7,7 @@ preferences per topic, the arXiv 6-ranker matrix), with binomial intervals and a
 the data's own noise; whether context matters (ATP players by court surface and by period:
 what a per-context lottery gains over the best single one); the TREC-DL winners against the
 best passages the data's authors published; the coverage of the intervals of
-``cdbandits winners --pairs`` at the size of real logs; and the README's worked examples.
+``cdbandits winners --pairs`` at the size of real logs; and the worked examples of RESULTS.md.
 
 Rooms (import from them; this package imports none of them, so that each rule of the
 workflow depends only on the code it runs):
@@ -22,7 +22,7 @@ workflow depends only on the code it runs):
 * :mod:`.coverage`: interval coverage at the size of real logs;
 * :mod:`.examples`: the worked examples of ``cdbandits winners --pairs``;
 * :mod:`.figures`: what is drawn;
-* :mod:`.readme`: the README paragraph on what generalises, its numbers from the tables.
+* :mod:`.readme`: the paragraphs of RESULTS.md on what generalises, numbers from the tables.
 """
 
 __all__: list[str] = []
