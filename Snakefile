@@ -22,7 +22,7 @@ include: "workflow/rules/provenance.smk"
 include: "workflow/rules/slurm_preflight.smk"
 
 
-# Every family's target rule (each ends its rules file), and the README figures copied to
+# Every family's target rule (each ends its rules file), and the figures of RESULTS.md copied to
 # figures/ when the config is the default one.
 rule all:
     input:
