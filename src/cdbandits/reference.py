@@ -33,15 +33,21 @@ the optimal face (clones share weight equally by symmetry), a simplex solver a v
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .preference import Convention, as_skew
-
-if TYPE_CHECKING:
-    from .winners import VonNeumannWinner
+from .vnw_result import (
+    CERTIFICATE_TOL,
+    CONDORCET_SHORTCUT,
+    CertificationError,
+    SolverError,
+    VonNeumannWinner,
+    condorcet_winner,
+    exploitability,
+)
 
 __all__ = [
     "EXACT_TOL",
@@ -136,7 +142,7 @@ def reference_von_neumann_winner(
     *,
     convention: Convention | Literal["auto"] = "skew",
     solver: str | None = None,
-    tol: float = 1e-9,
+    tol: float = CERTIFICATE_TOL,
 ) -> VonNeumannWinner:
     """Certified von Neumann winner by the cvxpy reference (LP, then exact polish).
 
@@ -153,8 +159,8 @@ def reference_von_neumann_winner(
         A cvxpy LP solver name (``"CLARABEL"``, ``"HIGHS"``, ``"SCIPY"``, ...);
         ``None`` lets cvxpy choose its default.
     tol : float, optional
-        Certificate tolerance relative to ``max |P|`` (default 1e-9, as
-        :data:`cdbandits.winners.CERTIFICATE_TOL`).
+        Certificate tolerance relative to ``max |P|``, default
+        :data:`~cdbandits.vnw_result.CERTIFICATE_TOL`.
 
     Returns
     -------
@@ -176,14 +182,6 @@ def reference_von_neumann_winner(
     >>> result.weights.round(6), result.support
     (array([0.333333, 0.333333, 0.333333]), array([0, 1, 2]))
     """
-    from .winners import (
-        CONDORCET_SHORTCUT,
-        CertificationError,
-        VonNeumannWinner,
-        condorcet_winner,
-        exploitability,
-    )
-
     P = as_skew(matrix, convention)
     k = P.shape[0]
     winner = condorcet_winner(P)
@@ -258,13 +256,9 @@ def _solve_lp(
     try:
         problem.solve(solver=solver, **options)
     except cp.error.SolverError as error:
-        from .winners import SolverError
-
         raise SolverError(f"the LP solver failed on the {k}x{k} matrix: {error}") from error
     solver_name = problem.solver_stats.solver_name if problem.solver_stats else str(solver)
     if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or w.value is None:
-        from .winners import SolverError
-
         raise SolverError(
             f"the LP solver {solver_name} returned status {problem.status!r} on the "
             f"{k}x{k} matrix; expected 'optimal'"

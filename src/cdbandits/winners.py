@@ -27,7 +27,6 @@ depends on the solver's iterations (up to about 0.2 apart on small integer matri
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -45,6 +44,15 @@ from .reference import (
 )
 from .vnw_numpy import NUMPY_MAX_K
 from .vnw_numpy import solve as solve_without_numba
+from .vnw_result import (
+    CERTIFICATE_TOL,
+    CONDORCET_SHORTCUT,
+    CertificationError,
+    SolverError,
+    VonNeumannWinner,
+    condorcet_winner,
+    exploitability,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -81,12 +89,6 @@ __all__ = [
     "winners_table",
 ]
 
-#: A returned von Neumann winner ``w`` satisfies ``min_b (P.T @ w)[b] >= -CERTIFICATE_TOL``.
-CERTIFICATE_TOL = 1e-9
-
-#: ``solver`` of a result that needed no LP: a Condorcet winner is the unique vNW.
-CONDORCET_SHORTCUT = "condorcet"
-
 #: ``solver`` of a result of the compiled kernel, by its path (see
 #: :mod:`cdbandits.vnw_kernels`): the Condorcet shortcut, the simplex method (unique vNW),
 #: the interior point method (dense supports, ties, clones).
@@ -107,34 +109,6 @@ CopelandVariant = Literal["wins", "wins_or_ties", "wins_minus_losses"]
 #: *including j = i* (P(i,i) = 0), as the paper's table does (this adds 1 to every score and
 #: does not change the winners); ``"wins_minus_losses"`` = #{j: P(i,j) > 0} - #{j: P(i,j) < 0}.
 COPELAND_VARIANTS: tuple[CopelandVariant, ...] = ("wins", "wins_or_ties", "wins_minus_losses")
-
-
-class SolverError(RuntimeError):
-    """The LP solver did not report an optimal solution."""
-
-
-class CertificationError(RuntimeError):
-    """A computed von Neumann winner could not be certified to ``CERTIFICATE_TOL``."""
-
-
-def condorcet_winner(P: ArrayLike) -> int | None:
-    """Return the arm that beats every other arm, or ``None`` if there is none.
-
-    Parameters
-    ----------
-    P : array_like, shape (K, K)
-        Skew-form preference matrix.
-
-    Returns
-    -------
-    int or None
-        The arm ``a`` with ``P[a, b] > 0`` for every ``b != a``. For ``K = 1`` the single
-        arm is the Condorcet winner.
-    """
-    P = np.asarray(P, dtype=np.float64)
-    wins = copeland_scores(P, "wins")
-    candidates = np.flatnonzero(wins == P.shape[0] - 1)
-    return int(candidates[0]) if candidates.size else None
 
 
 def copeland_scores(P: ArrayLike, variant: CopelandVariant = "wins") -> NDArray[np.int64]:
@@ -247,58 +221,6 @@ def random_walk_distribution(P: ArrayLike) -> NDArray[np.float64]:
     rhs = np.zeros(k + 1)
     rhs[-1] = 1.0
     return np.linalg.lstsq(system, rhs, rcond=None)[0]
-
-
-def exploitability(P: ArrayLike, weights: ArrayLike) -> float:
-    """Certificate of a mixed strategy: ``min_b (P.T @ w)[b]``.
-
-    The worst expected duel outcome of ``w`` against a single arm. It is ``<= 0`` for every
-    ``w`` (the game value is 0), ``== 0`` exactly for a von Neumann winner, and ``w`` is an
-    eps-approximate von Neumann winner iff it is ``>= -eps``.
-
-    Parameters
-    ----------
-    P : array_like, shape (K, K)
-        Skew-form preference matrix.
-    weights : array_like, shape (K,)
-        A distribution over arms.
-
-    Returns
-    -------
-    float
-    """
-    P = np.asarray(P, dtype=np.float64)
-    return float((np.asarray(weights, dtype=np.float64) @ P).min())
-
-
-@dataclass(frozen=True)
-class VonNeumannWinner:
-    """A certified von Neumann winner.
-
-    Attributes
-    ----------
-    weights : ndarray of float64, shape (K,)
-        The distribution ``w`` over arms; zero outside the support, sums to 1.
-    support : ndarray of int64
-        Sorted arms with positive weight.
-    exploitability : float
-        ``min_b (P.T @ w)[b]``, ``>= -CERTIFICATE_TOL``.
-    solver : str
-        The path of the compiled kernel (one of :data:`COMPILED_METHODS`) or of the NumPy
-        path (:data:`cdbandits.vnw_numpy.CONDORCET`, :data:`~cdbandits.vnw_numpy.INTERIOR_POINT`),
-        or for the cvxpy
-        reference the cvxpy solver whose LP solution was polished into ``weights`` (or
-        :data:`CONDORCET_SHORTCUT`).
-    status : str
-        ``"optimal"``, or the cvxpy status of the reference's LP (``"optimal"`` or
-        ``"optimal_inaccurate"``).
-    """
-
-    weights: NDArray[np.float64]
-    support: NDArray[np.int64]
-    exploitability: float
-    solver: str
-    status: str
 
 
 def von_neumann_winner(
