@@ -14,7 +14,8 @@ import numpy as np
 from karmed_cases import random_probability_matrix
 from numpy.typing import NDArray
 
-from cdbandits.karmed.base import coin_compiled, pick_compiled, play_duel
+from cdbandits.dueling.draws import coin_compiled, pick_compiled
+from cdbandits.karmed.base import play_duel
 from cdbandits.karmed.confidence import (
     confidence_bounds,
     lower_bound,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from linear_duels_cases import ALGORITHM_NAMES
 
-from cdbandits.karmed.base import CounterPlayRounds
+from cdbandits.dueling.counter_play import CounterPlayRounds
 from cdbandits.linear_duels import make_algorithm
 from cdbandits.linear_duels.base import RunRecord, next_context_compiled, play_round_compiled
 from cdbandits.linear_duels.environments import ScheduleArrays

@@ -10,7 +10,7 @@ round) and then
 * on the adaptive adversary (:class:`~cdbandits.contextual.environments.CounterPlayAdversary`),
   if the algorithm compiles it (SparringEXP4.P), draws the contexts and uniforms in advance
   and runs the same compiled episode on the adversary's rounds
-  (:class:`~cdbandits.karmed.base.CounterPlayRounds`, which set each round's ``P_t`` from
+  (:class:`~cdbandits.dueling.counter_play.CounterPlayRounds`, which set each round's ``P_t`` from
   the plays so far);
 * on any other environment, plays round by round through the algorithm's ``_choose`` /
   ``_observe`` steps.
@@ -31,8 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 # The contextual learners draw their actions exactly as the K-armed ones draw arms.
-from ..karmed.base import CounterPlayRounds
-from ..karmed.base import draw_arm_compiled as draw_action
+from ..dueling.counter_play import CounterPlayRounds
+from ..dueling.draws import draw_arm_compiled as draw_action
 from .environments import (
     ContextPopulation,
     CounterPlayAdversary,

@@ -41,7 +41,7 @@ import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..karmed.base import CounterPlayRounds, scheduled_win_probability
+from ..dueling.counter_play import CounterPlayRounds, scheduled_win_probability
 from .duels import DuelingAlgorithm, DuelLog, draw_action, schedule_log
 from .environments import ContextPopulation, DuelingEnvironment
 from .oracle import ActionTable

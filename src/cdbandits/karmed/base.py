@@ -14,20 +14,8 @@ round: a readable NumPy one (:meth:`~DuelingBanditAlgorithm.select` /
 :meth:`~DuelingBanditAlgorithm.update`, written to follow the paper's algorithm box) and a
 numba kernel that plays many rounds at once (:meth:`~DuelingBanditAlgorithm.run_compiled`,
 used by :func:`cdbandits.karmed.simulation.simulate`). Both draw their random numbers from
-the same generator by the rules below, so on the same seed they play the same duels; the
-tests hold them to that.
-
-**Random draws.** Every random choice of an algorithm goes through one of three rules, in
-the order the algorithm box makes the choices:
-
-* a uniform choice among ``n`` items (:func:`pick`) draws one ``u = rng.random()`` and takes
-  item ``floor(n u)``, except that a choice among one item draws nothing;
-* an event of probability ``p`` (:func:`coin`) draws one ``u`` and happens iff ``u < p``;
-* a Beta variate is ``rng.beta(a, b)``, and a draw from a distribution ``q`` over arms is
-  the inverse CDF at one ``u``: the first arm ``i`` with ``u < q_0 + ... + q_i``.
-
-Ties in an ``argmax`` are broken by :func:`pick` among the tied arms in increasing order
-unless an algorithm's docstring says otherwise.
+the same generator by the rules of :mod:`cdbandits.dueling.draws`, so on the same seed they
+play the same duels; the tests hold them to that.
 
 **Outcomes, self-duels.** ``outcome`` is 1 if ``a`` won and 0 if ``b`` won; a duel has no
 draw (a probability-form matrix that counts ties as half-wins already folds them into
@@ -40,84 +28,24 @@ for a pair ``(a, a)`` are never used). :meth:`~DuelingBanditAlgorithm.update` mu
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
-from numba.core import types
-from numba.extending import overload
 from numpy.typing import NDArray
 
+from ..dueling.counter_play import (
+    CounterPlayRounds,
+    checked_counter_play_rounds,
+    round_win_probability,
+)
+
 __all__ = [
-    "CounterPlayRounds",
     "DuelingBanditAlgorithm",
-    "check_integer",
-    "checked_counter_play_rounds",
-    "check_positive",
-    "coin",
-    "coin_compiled",
-    "draw_arm",
-    "draw_arm_compiled",
-    "pick",
-    "pick_compiled",
-    "pick_from",
     "play_duel",
-    "round_win_probability",
-    "scheduled_win_probability",
 ]
-
-
-def pick(rng: np.random.Generator, n: int) -> int:
-    """Uniform choice among ``n >= 1`` items: ``floor(n u)``, no draw when ``n == 1``."""
-    if n <= 1:
-        return 0
-    return min(int(rng.random() * n), n - 1)
-
-
-def pick_from(rng: np.random.Generator, items: NDArray[np.int64]) -> int:
-    """One of ``items`` chosen by :func:`pick` (in the order given)."""
-    return int(items[pick(rng, items.size)])
-
-
-def coin(rng: np.random.Generator, probability: float) -> bool:
-    """An event of the given probability; always draws one uniform."""
-    return bool(rng.random() < probability)
-
-
-def draw_arm(probabilities: NDArray[np.float64], uniform: float) -> int:
-    """Inverse-CDF draw: the first arm ``i`` with ``uniform < p_0 + ... + p_i`` (else the last)."""
-    index = int(np.searchsorted(np.cumsum(probabilities), uniform, side="right"))
-    return min(index, probabilities.size - 1)
-
-
-class CounterPlayRounds(NamedTuple):
-    """Rounds against the counter-play adversary, in the form the kernels play them.
-
-    The compiled twin of :class:`cdbandits.contextual.environments.CounterPlayAdversary`:
-    passed to :meth:`DuelingBanditAlgorithm.run_compiled` in place of a fixed matrix, it
-    makes round ``step``'s winner ``w = (f + 1) mod K``, ``f`` the most played action so far
-    in context ``context_ids[step]`` (smallest on ties), and ``a`` wins iff
-    ``u < (1 + P_t(a, b)) / 2`` with ``P_t(w, b) = margin = -P_t(b, w)`` for ``b != w``, 0
-    elsewhere: the adversary's own outcome rule, in the same floating-point operations.
-
-    Attributes
-    ----------
-    context_ids : ndarray of int64, shape (n_rounds,)
-        The context of each round played (drawn ahead: they do not depend on the learner).
-    play_counts : ndarray of int64, shape (n_contexts, K)
-        Plays of each action in each context (both slots), updated in place.
-    winners : ndarray of int64, shape (n_rounds,)
-        Filled with each round's winner ``w`` (what the evaluator's gains need).
-    margin : float
-    """
-
-    context_ids: NDArray[np.int64]
-    play_counts: NDArray[np.int64]
-    winners: NDArray[np.int64]
-    margin: float
 
 
 class DuelingBanditAlgorithm(ABC):
@@ -297,145 +225,6 @@ class DuelingBanditAlgorithm(ABC):
             f"{name}={value!r}" for name, value in vars(self).items() if not name.endswith("_")
         )
         return f"{type(self).__name__}({parameters})"
-
-
-def checked_counter_play_rounds(
-    rounds: CounterPlayRounds, n_arms: int, n_rounds: int
-) -> CounterPlayRounds:
-    """``rounds`` with arrays the kernels can take, or ``ValueError`` naming what is off."""
-    context_ids = np.asarray(rounds.context_ids)
-    play_counts = rounds.play_counts
-    if not isinstance(play_counts, np.ndarray) or play_counts.dtype != np.int64:
-        raise ValueError("CounterPlayRounds.play_counts must be an int64 array (updated in place)")
-    if play_counts.ndim != 2 or play_counts.shape[1] != n_arms:
-        raise ValueError(
-            f"play_counts must have shape (n_contexts, {n_arms}); got {play_counts.shape}"
-        )
-    if context_ids.shape != (n_rounds,) or rounds.winners.shape != (n_rounds,):
-        raise ValueError(
-            f"context_ids and winners must have shape ({n_rounds},); got "
-            f"{context_ids.shape} and {rounds.winners.shape}"
-        )
-    if rounds.winners.dtype != np.int64:
-        raise ValueError("CounterPlayRounds.winners must be an int64 array (filled in place)")
-    if n_rounds and not 0 <= context_ids.min() <= context_ids.max() < play_counts.shape[0]:
-        raise ValueError(f"context_ids must lie in 0..{play_counts.shape[0] - 1}")
-    if not 0.0 < rounds.margin <= 1.0:
-        raise ValueError(f"margin must be in (0, 1]; got {rounds.margin}")
-    return CounterPlayRounds(
-        np.ascontiguousarray(context_ids, dtype=np.int64),
-        play_counts,
-        rounds.winners,
-        float(rounds.margin),
-    )
-
-
-def check_positive(
-    name: str, value: float, *, above: float = 0.0, inclusive: bool = False
-) -> float:
-    """``value`` as a float if it is a finite number ``> above`` (``>=`` if ``inclusive``).
-
-    Raises ``TypeError`` or ``ValueError`` naming the hyper-parameter otherwise.
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float | np.floating | np.integer):
-        raise TypeError(f"{name} must be a number; got {value!r}")
-    if not math.isfinite(value) or value < above or (value == above and not inclusive):
-        relation = ">=" if inclusive else ">"
-        raise ValueError(f"{name} must be a finite number {relation} {above:g}; got {value!r}")
-    return float(value)
-
-
-def check_integer(name: str, value: int, *, minimum: int) -> int:
-    """``value`` if it is an integer ``>= minimum``; ``ValueError`` naming it otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
-
-
-# ---------------------------------------------------------------------------------------
-# The same rules, compiled, for the kernels.
-
-
-@numba.njit(cache=True)
-def pick_compiled(rng: np.random.Generator, n: int) -> int:
-    """:func:`pick` in numba."""
-    if n <= 1:
-        return 0
-    return min(int(rng.random() * n), n - 1)
-
-
-@numba.njit(cache=True)
-def coin_compiled(rng: np.random.Generator, probability: float) -> bool:
-    """:func:`coin` in numba."""
-    return rng.random() < probability
-
-
-@numba.njit(cache=True)
-def draw_arm_compiled(probabilities: NDArray[np.float64], uniform: float) -> int:
-    """:func:`draw_arm` in numba (same cumulative sums, same comparison)."""
-    cumulative = 0.0
-    last = probabilities.size - 1
-    for arm in range(last):
-        cumulative += probabilities[arm]
-        if uniform < cumulative:
-            return arm
-    return last
-
-
-def round_win_probability(
-    environment: NDArray[np.float64] | CounterPlayRounds, step: int, a: int, b: int
-) -> float:
-    """``Pr(a beats b)`` in round ``step`` of ``environment`` (a matrix ``Q`` or the adaptive
-    adversary's rounds, which also count the duel); numba kernels only."""
-    raise TypeError("round_win_probability is called from numba kernels only")
-
-
-@overload(round_win_probability)
-def _round_win_probability_overload(environment, step, a, b):
-    if isinstance(environment, types.Array):
-        return lambda environment, step, a, b: environment[a, b]
-    if isinstance(environment, types.BaseNamedTuple) and issubclass(
-        environment.instance_class, CounterPlayRounds
-    ):
-
-        def counter_play(environment, step, a, b):
-            context = environment.context_ids[step]
-            counts = environment.play_counts[context]
-            winner = (np.argmax(counts) + 1) % counts.size
-            environment.winners[step] = winner
-            counts[a] += 1
-            counts[b] += 1
-            skew = 0.0
-            if a == winner and b != winner:
-                skew = environment.margin
-            elif b == winner and a != winner:
-                skew = -environment.margin
-            return (1.0 + skew) / 2.0
-
-        return counter_play
-    return None
-
-
-def scheduled_win_probability(
-    win: NDArray[np.float64] | CounterPlayRounds, context: int, step: int, a: int, b: int
-) -> float:
-    """``Pr(a beats b)`` in round ``step``, shown ``context``, of a contextual schedule.
-
-    ``win`` is either the contexts' probability-form matrices (shape ``(n_contexts, K, K)``,
-    read at ``win[context, a, b]``) or the adaptive adversary's rounds (their
-    :func:`round_win_probability`, which also counts the duel; ``context`` is then
-    ``win.context_ids[step]``). Numba kernels only.
-    """
-    raise TypeError("scheduled_win_probability is called from numba kernels only")
-
-
-@overload(scheduled_win_probability)
-def _scheduled_win_probability_overload(win, context, step, a, b):
-    if isinstance(win, types.Array) and win.ndim == 3:
-        return lambda win, context, step, a, b: win[context, a, b]
-    if isinstance(win, types.BaseNamedTuple) and issubclass(win.instance_class, CounterPlayRounds):
-        return lambda win, context, step, a, b: round_win_probability(win, step, a, b)
-    return None
 
 
 @numba.njit(cache=True)

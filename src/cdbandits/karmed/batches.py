@@ -38,7 +38,9 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import DuelingBanditAlgorithm, check_integer, check_positive, pick_compiled, play_duel
+from ..dueling.checks import check_integer, check_positive
+from ..dueling.draws import pick_compiled
+from .base import DuelingBanditAlgorithm, play_duel
 from .confidence import confidence_bounds, random_argmax_compiled, upper_bound
 
 __all__ = [

@@ -11,15 +11,9 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import (
-    DuelingBanditAlgorithm,
-    check_positive,
-    coin,
-    coin_compiled,
-    pick,
-    pick_compiled,
-    play_duel,
-)
+from ..dueling.checks import check_positive
+from ..dueling.draws import coin, coin_compiled, pick, pick_compiled
+from .base import DuelingBanditAlgorithm, play_duel
 from .confidence import (
     confidence_bounds,
     lower_bound,
@@ -60,7 +54,7 @@ class CCB(DuelingBanditAlgorithm):
     asks for ``B_t^c`` but no arm of it has ``l_jc <= 1/2`` (in particular when it is
     empty), ``d`` is chosen among all arms; rule (C) visits the arms of ``C_t`` in
     increasing order and keeps a random subset of ``B_t^j`` by a partial Fisher-Yates
-    shuffle of its arms in increasing order (one :func:`~cdbandits.karmed.base.pick` per
+    shuffle of its arms in increasing order (one :func:`~cdbandits.dueling.draws.pick` per
     kept arm); the coins of probability 1/4, 2/3 and 1/2 are drawn every round in that
     order (the 2/3 coin only when ``B_t ∩ C_t`` is non-empty), and the 1/4 coin also when
     no exploration pair exists; exploration pairs are numbered row by row.

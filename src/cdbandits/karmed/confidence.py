@@ -23,7 +23,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import pick, pick_compiled
+from ..dueling.draws import pick, pick_compiled
 
 __all__ = [
     "confidence_bounds",
@@ -88,7 +88,7 @@ def random_argmax(
     rng: np.random.Generator,
     avoid: int = -1,
 ) -> int:
-    """The candidate with the largest value; ties by :func:`~cdbandits.karmed.base.pick`.
+    """The candidate with the largest value; ties by :func:`~cdbandits.dueling.draws.pick`.
 
     ``avoid`` (an arm) is dropped from a tie of two or more (RUCB's "if there is a tie, d is
     not allowed to be equal to c").

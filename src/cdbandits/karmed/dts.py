@@ -11,7 +11,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import DuelingBanditAlgorithm, check_positive, play_duel
+from ..dueling.checks import check_positive
+from .base import DuelingBanditAlgorithm, play_duel
 from .confidence import (
     confidence_bounds,
     lower_bound,
@@ -89,7 +90,7 @@ class DoubleThompsonSampling(DuelingBanditAlgorithm):
 
     Choices this implementation makes where the paper leaves them open: ties (including
     the probability-zero ties between Beta samples) are broken by
-    :func:`~cdbandits.karmed.base.pick`; the strict ``u_ik > 1/2`` follows the paper's
+    :func:`~cdbandits.dueling.draws.pick`; the strict ``u_ik > 1/2`` follows the paper's
     Copeland score (the authors' public code uses ``>=``, which differs only when
     ``u_ik`` is exactly 1/2). D-TS+ (the paper's tie-breaking refinement) is not
     implemented.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import pick
+from ..dueling.draws import pick
 from .batches import BatchedAlgorithm
 from .confidence import random_argmax
 

@@ -14,7 +14,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import DuelingBanditAlgorithm, check_integer, check_positive, play_duel
+from ..dueling.checks import check_integer, check_positive
+from .base import DuelingBanditAlgorithm, play_duel
 
 __all__ = ["RMED1", "half_divergence"]
 

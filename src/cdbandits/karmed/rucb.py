@@ -12,16 +12,9 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import (
-    DuelingBanditAlgorithm,
-    check_positive,
-    coin,
-    coin_compiled,
-    pick,
-    pick_compiled,
-    pick_from,
-    play_duel,
-)
+from ..dueling.checks import check_positive
+from ..dueling.draws import coin, coin_compiled, pick, pick_compiled, pick_from
+from .base import DuelingBanditAlgorithm, play_duel
 from .confidence import confidence_bounds, random_argmax, random_argmax_compiled, upper_bound
 from .crossings import after_duel, new_tracker, refresh
 
@@ -46,8 +39,8 @@ class RUCB(DuelingBanditAlgorithm):
        other arm).
 
     Choices this implementation makes where the paper leaves them open: the draws follow
-    :mod:`cdbandits.karmed.base` (step 2's 1/2 is a :func:`~cdbandits.karmed.base.coin`,
-    then a :func:`~cdbandits.karmed.base.pick` over ``C \\ B`` in increasing order); the
+    :mod:`cdbandits.dueling.draws` (step 2's 1/2 is a :func:`~cdbandits.dueling.draws.coin`,
+    then a :func:`~cdbandits.dueling.draws.pick` over ``C \\ B`` in increasing order); the
     horizon ``T`` of the paper's input is not needed (the algorithm is anytime).
 
     The numba kernel reads the candidates off :mod:`~cdbandits.karmed.crossings` (which

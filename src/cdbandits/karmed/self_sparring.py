@@ -10,7 +10,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import DuelingBanditAlgorithm, check_positive, play_duel
+from ..dueling.checks import check_positive
+from .base import DuelingBanditAlgorithm, play_duel
 
 __all__ = ["SelfSparring"]
 

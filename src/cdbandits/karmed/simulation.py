@@ -28,22 +28,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
+from ..dueling.checks import Engine, checked_rounds
 from ..preference import Convention, as_skew
 from .base import DuelingBanditAlgorithm
 
 __all__ = [
-    "ENGINES",
-    "Engine",
     "SimulationResult",
-    "checked_rounds",
     "geometric_checkpoints",
     "simulate",
 ]
-
-Engine = Literal["compiled", "python"]
-
-#: The two ways of playing the rounds (see the module docstring).
-ENGINES: tuple[Engine, ...] = ("compiled", "python")
 
 
 @dataclass(frozen=True)
@@ -90,43 +83,6 @@ def geometric_checkpoints(horizon: int, count: int = 25) -> NDArray[np.int64]:
         raise ValueError(f"need horizon >= 1 and count >= 1; got {horizon}, {count}")
     points = np.unique(np.round(np.geomspace(1, horizon, count)).astype(np.int64))
     return points if points[-1] == horizon else np.append(points, horizon)
-
-
-def checked_rounds(
-    engine: str, horizon: object, checkpoints: ArrayLike | None
-) -> tuple[int, NDArray[np.int64]]:
-    """Check a simulation's ``engine``, ``horizon`` and ``checkpoints``.
-
-    Shared by every simulation loop of the library (K-armed, linear, DBGD).
-
-    Returns
-    -------
-    horizon : int
-    rounds : ndarray of int64
-        The checkpoints: increasing, from >= 1, ending at the horizon (``[horizon]`` when
-        ``checkpoints`` is None).
-
-    Raises
-    ------
-    ValueError
-        Naming the argument that is not valid.
-    """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
-        raise ValueError(f"horizon must be a positive integer; got {horizon!r}")
-    horizon = int(horizon)
-    if checkpoints is None:
-        return horizon, np.array([horizon], dtype=np.int64)
-    rounds = np.asarray(checkpoints)
-    if rounds.ndim != 1 or rounds.size == 0 or not np.issubdtype(rounds.dtype, np.integer):
-        raise ValueError(f"checkpoints must be a non-empty 1-d list of integers; got {checkpoints}")
-    if rounds[0] < 1 or rounds[-1] != horizon or (np.diff(rounds) <= 0).any():
-        raise ValueError(
-            f"checkpoints must increase strictly from >= 1 and end at the horizon {horizon}; "
-            f"got {rounds.tolist()}"
-        )
-    return horizon, rounds.astype(np.int64)
 
 
 def simulate(

@@ -23,13 +23,9 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import (
-    DuelingBanditAlgorithm,
-    check_positive,
-    draw_arm,
-    draw_arm_compiled,
-    play_duel,
-)
+from ..dueling.checks import check_positive
+from ..dueling.draws import draw_arm, draw_arm_compiled
+from .base import DuelingBanditAlgorithm, play_duel
 
 __all__ = [
     "Exp3",

@@ -15,13 +15,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import brentq
 
-from .base import (
-    DuelingBanditAlgorithm,
-    check_positive,
-    draw_arm,
-    draw_arm_compiled,
-    play_duel,
-)
+from ..dueling.checks import check_positive
+from ..dueling.draws import draw_arm, draw_arm_compiled
+from .base import DuelingBanditAlgorithm, play_duel
 
 __all__ = ["VersatileDB", "tsallis_probabilities"]
 

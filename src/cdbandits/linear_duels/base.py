@@ -13,7 +13,7 @@ Learned state lives in attributes with a trailing underscore, set by :meth:`star
 K-armed algorithms, each has a readable NumPy round (:meth:`select` / :meth:`update`) and a
 numba kernel that plays many rounds against a :class:`~cdbandits.linear_duels.environments.
 LinearDuelingEnvironment` (:meth:`run_compiled`); both draw the same random numbers in the same
-order (the rules of :mod:`cdbandits.karmed.base`: ``pick`` for uniform choices; see each
+order (the rules of :mod:`cdbandits.dueling.draws`: ``pick`` for uniform choices; see each
 algorithm for its other draws), so on the same seed they play the same duels. Their
 floating-point state agrees to rounding (BLAS and loops sum in different orders); a duel could
 only differ where two scores tie to the last bits, which the tests would show.
@@ -47,15 +47,13 @@ from numba.core import types
 from numba.extending import overload
 from numpy.typing import NDArray
 
-from ..karmed.base import (
+from ..dueling.checks import check_integer, check_positive
+from ..dueling.counter_play import (
     CounterPlayRounds,
-    check_integer,
-    check_positive,
     checked_counter_play_rounds,
-    pick,
-    pick_compiled,
     scheduled_win_probability,
 )
+from ..dueling.draws import pick, pick_compiled
 from .environments import (
     EnvironmentArrays,
     ScheduleArrays,
@@ -119,7 +117,7 @@ def play_round_compiled(environment, environment_rng, context, a, b, record, ste
       ``max_i u_i - max(u_a, u_b)``;
     * :class:`~cdbandits.linear_duels.environments.ScheduleArrays`: ``a`` wins iff
       ``duel_uniforms[step]`` is below the round's
-      :func:`~cdbandits.karmed.base.scheduled_win_probability` (``win[context, a, b]``, or
+      :func:`~cdbandits.dueling.counter_play.scheduled_win_probability` (``win[context, a, b]``, or
       the adaptive adversary's rule; ``environment_rng`` is not used).
     """
     raise TypeError("play_round_compiled is called from numba kernels only")

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..karmed.base import check_positive
+from ..dueling.checks import check_positive
 from .base import (
     MaximumLikelihoodDueler,
     exploration_pair,

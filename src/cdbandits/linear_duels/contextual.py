@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..contextual.context_free import outcome_log
 from ..contextual.duels import (
     DuelLog,
     counter_play_log,
@@ -50,8 +51,7 @@ from ..contextual.environments import (
     StochasticEnvironment,
 )
 from ..contextual.policies import PolicyClass
-from ..karmed.base import CounterPlayRounds
-from ..karmed.context_free import outcome_log
+from ..dueling.counter_play import CounterPlayRounds
 from .base import LinearDuelingAlgorithm, RunRecord
 from .dbgd import DuelingBanditGradientDescent, dbgd_schedule_rounds
 from .environments import LinearDuelingEnvironment, ScheduleArrays
@@ -163,7 +163,7 @@ def linear_duel_log(
     """The :class:`DuelLog` of a linear run recorded with ``record_duels=True``.
 
     ``population`` is :func:`as_population` of the run's environment; ``rng`` draws the duel
-    uniforms given the recorded outcomes (:func:`cdbandits.karmed.context_free.outcome_log`).
+    uniforms given the recorded outcomes (:func:`cdbandits.contextual.context_free.outcome_log`).
     """
     if result.duels is None:
         raise ValueError("the run did not record its duels; simulate with record_duels=True")

@@ -9,7 +9,7 @@ RankingEnvironment`:
 1. the learner proposes its ranker ``w_t`` and a candidate ``w'_t = P(w_t + delta u_t)``, ``u_t``
    uniform on the unit sphere (:meth:`DuelingBanditGradientDescent.select`);
 2. a query is drawn uniformly (one uniform of the environment's stream, the ``pick`` rule of
-   :mod:`cdbandits.karmed.base`) and the two rankers are compared on it by the environment's
+   :mod:`cdbandits.dueling.draws`) and the two rankers are compared on it by the environment's
    interleaving method with a simulated user of its click model (the compiled comparison of
    :func:`cdbandits.letor.duel_kernels.run_duels`, on a SplitMix64 stream seeded once from the
    environment's stream);
@@ -47,8 +47,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
-from ..karmed.base import check_positive, pick, scheduled_win_probability
-from ..karmed.simulation import Engine, checked_rounds
+from ..dueling.checks import Engine, check_positive, checked_rounds
+from ..dueling.counter_play import scheduled_win_probability
+from ..dueling.draws import pick
 from ..letor.duel_kernels import (
     CREDIT_TIES,
     METHODS,
@@ -314,7 +315,7 @@ def dbgd_schedule_rounds(weights, direction, step_size, rate, radius, rng, sched
     best arm (``first[step]``, ``second[step]``: the first of the highest scores
     ``w . x_i``); a tie changes nothing, otherwise the candidate's arm winning
     (``duel_uniforms[step]`` not below the round's
-    :func:`~cdbandits.karmed.base.scheduled_win_probability`) moves the ranker. Every round
+    :func:`~cdbandits.dueling.counter_play.scheduled_win_probability`) moves the ranker. Every round
     is duelled, a tie too, so that the adaptive adversary counts it. The NumPy counterparts
     are :func:`cdbandits.linear_duels.contextual.dbgd_population_log` with
     ``compiled=False`` and :func:`~cdbandits.linear_duels.contextual.dbgd_environment_log`.

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..karmed.base import CounterPlayRounds
+from ..dueling.counter_play import CounterPlayRounds
 from ..letor import LetorData
 from .estimation import fit_mle
 from .links import Link, link_cdf, link_cdf_compiled, link_code
@@ -73,10 +73,10 @@ class ScheduleArrays(NamedTuple):
     linear model, no utilities: a run records no weak regret).
 
     ``win`` may instead be the adaptive adversary's rounds
-    (:class:`~cdbandits.karmed.base.CounterPlayRounds`, whose ``context_ids`` are the
+    (:class:`~cdbandits.dueling.counter_play.CounterPlayRounds`, whose ``context_ids`` are the
     schedule's): ``a`` then wins iff ``duel_uniforms[step]`` is below the probability the
     adversary's rule sets from the plays so far, and the duel is counted
-    (:func:`~cdbandits.karmed.base.scheduled_win_probability`).
+    (:func:`~cdbandits.dueling.counter_play.scheduled_win_probability`).
     """
 
     features: NDArray[np.float64]

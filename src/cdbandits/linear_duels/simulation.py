@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
-from ..karmed.simulation import Engine, checked_rounds
+from ..dueling.checks import Engine, checked_rounds
 from .base import LinearDuelingAlgorithm, RunRecord
 from .environments import LinearDuelingEnvironment, draw_context, duel_outcome_compiled
 from .links import link_code

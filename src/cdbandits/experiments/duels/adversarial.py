@@ -54,9 +54,10 @@ from ...contextual.environments import CounterPlayAdversary
 from ...contextual.oracle import ActionTable, ClassificationOracle
 from ...contextual.policies import PolicyClass
 from ...contextual.regret import mixture_action_distributions, regret_curve
+from ...dueling.counter_play import CounterPlayRounds, round_win_probability
 from ...karmed import ALGORITHMS as KARMED_ALGORITHMS
 from ...karmed import make_algorithm as make_karmed
-from ...karmed.base import CounterPlayRounds, DuelingBanditAlgorithm, round_win_probability
+from ...karmed.base import DuelingBanditAlgorithm
 from ...linear_duels import DuelingBanditGradientDescent
 from ...linear_duels import make_algorithm as make_linear
 from ...linear_duels.contextual import dbgd_environment_log, environment_duel_log
@@ -144,7 +145,7 @@ def karmed_adversarial_log(
     ``rng`` is split into the adversary's stream (its ``reset``) and the algorithm's, in
     the order :func:`cdbandits.karmed.simulate` uses. The algorithm plays in its compiled
     kernel (:meth:`~cdbandits.karmed.base.DuelingBanditAlgorithm.run_compiled` on
-    :class:`~cdbandits.karmed.base.CounterPlayRounds`): the contexts drawn ahead from the
+    :class:`~cdbandits.dueling.counter_play.CounterPlayRounds`): the contexts drawn ahead from the
     adversary's context stream, the outcomes from its duel stream, the winner of each round
     from its play counts. These are the duels the algorithm's ``select`` / ``update`` would
     play round by round against the adversary, and the log's gains are the adversary's

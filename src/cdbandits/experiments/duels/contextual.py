@@ -31,13 +31,13 @@ there. The online family's adaptive adversary
 (:class:`cdbandits.contextual.environments.CounterPlayAdversary`) is played round by round
 in :mod:`.adversarial`: its ``P_t`` depends on the learner's past duels in each context, so
 the duels of a context-blind algorithm do not have the law of a K-armed run against one
-fixed matrix, which is what :func:`~cdbandits.karmed.context_free.simulate_context_free`
+fixed matrix, which is what :func:`~cdbandits.contextual.context_free.simulate_context_free`
 (the compiled K-armed engine) relies on, and it has no ``W``.
 
 Each algorithm plays it with what it may use (:func:`contextual_log`):
 
 * the K-armed algorithms of :mod:`cdbandits.karmed` no context: the actions are their arms
-  (:func:`cdbandits.karmed.context_free.simulate_context_free`);
+  (:func:`cdbandits.contextual.context_free.simulate_context_free`);
 * SparringEXP4.P (``delta = 0.05``, with the uniform expert) and explore-then-exploit
   (uniform exploration for Theorem main-regret's ``m`` rounds with ``delta = 0.05``, the
   compact game solved by SparringFPL with 100 rounds): the policy class on the contexts;
@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ...contextual.context_free import context_averaged_matrix, simulate_context_free
 from ...contextual.duels import DuelLog
 from ...contextual.environments import ContextPopulation, StochasticEnvironment
 from ...contextual.exp4p import SparringExp4P
@@ -77,7 +78,6 @@ from ...contextual.regret import (
 )
 from ...karmed import ALGORITHMS as KARMED_ALGORITHMS
 from ...karmed import make_algorithm as make_karmed
-from ...karmed.context_free import context_averaged_matrix, simulate_context_free
 from ...linear_duels import DuelingBanditGradientDescent, synthetic_linear_environment
 from ...linear_duels import make_algorithm as make_linear
 from ...linear_duels import simulate as simulate_linear

@@ -1,16 +1,16 @@
-"""A K-armed algorithm in a contextual environment (cdbandits.karmed.context_free)."""
+"""A K-armed algorithm in a contextual environment (cdbandits.contextual.context_free)."""
 
 import numpy as np
 import pytest
 
-from cdbandits.contextual.environments import ContextPopulation
-from cdbandits.karmed import make_algorithm
-from cdbandits.karmed.context_free import (
+from cdbandits.contextual.context_free import (
     context_averaged_matrix,
     outcome_log,
     posterior_contexts,
     simulate_context_free,
 )
+from cdbandits.contextual.environments import ContextPopulation
+from cdbandits.karmed import make_algorithm
 
 #: Two equally likely contexts with opposite winners: action 0 in context 0, action 1 in 1.
 OPPOSITE = ContextPopulation.from_arrays(

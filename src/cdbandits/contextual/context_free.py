@@ -24,10 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ..contextual.duels import DuelLog, schedule_log
-from ..contextual.environments import ContextPopulation
-from .base import DuelingBanditAlgorithm
-from .simulation import simulate
+from ..karmed.base import DuelingBanditAlgorithm
+from ..karmed.simulation import simulate
+from .duels import DuelLog, schedule_log
+from .environments import ContextPopulation
 
 __all__ = [
     "context_averaged_matrix",

@@ -1,0 +1,109 @@
+"""The modules and packages of cdbandits import each other without a cycle.
+
+Every import is read from the source (``ast``), wherever it stands: at the top, inside a
+function, under ``TYPE_CHECKING``. A cycle, even one only a function-local import closes,
+means two modules cannot be understood (or moved) one without the other.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from conftest import REPO_ROOT
+
+SOURCE = REPO_ROOT / "src" / "cdbandits"
+
+
+def module_name(path: Path, root: Path) -> str:
+    """Dotted name of the module at ``path`` (a package is its ``__init__.py``)."""
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, name: str, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that the module ``name`` at ``path`` imports.
+
+    ``from package import name`` imports the submodule ``package.name`` when there is one,
+    else the package itself.
+    """
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            submodules = [f"{base}.{alias.name}" for alias in node.names]
+            targets = [target for target in submodules if target in modules]
+            if len(targets) < len(submodules):  # names defined in the module ``base``
+                targets.append(base)
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target:
+                found.add(target)
+    found.discard(name)
+    return found
+
+
+def module_graph(root: Path) -> dict[str, set[str]]:
+    """Each module of the package at ``root`` mapped to the modules of it that it imports."""
+    paths = {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+    modules = set(paths)
+    return {name: imported_modules(path, name, modules) for name, path in paths.items()}
+
+
+def package_of(module: str, packages: set[str], top: str) -> str:
+    """The package ``module`` belongs to; a module directly under ``top`` is its own node.
+
+    The top package holds independent modules (winners, preference, plotting, ...), not one
+    unit, so each of them stands for itself.
+    """
+    if module in packages:
+        return module
+    parent = module.rpartition(".")[0]
+    return module if parent == top else parent
+
+
+def package_graph(modules: Mapping[str, Iterable[str]], packages: set[str]) -> dict[str, set[str]]:
+    """The module graph contracted to packages (edges between different packages only)."""
+    top = min(packages, key=len)
+    graph: dict[str, set[str]] = {}
+    for module, targets in modules.items():
+        source = package_of(module, packages, top)
+        edges = graph.setdefault(source, set())
+        edges.update(package_of(target, packages, top) for target in targets)
+        edges.discard(source)
+    return graph
+
+
+def cycle(graph: Mapping[str, Iterable[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (its nodes, the first repeated at the end), or None."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return list(error.args[1])
+    return None
+
+
+def packages_under(root: Path) -> set[str]:
+    return {module_name(path, root) for path in root.rglob("__init__.py")}
+
+
+def test_modules_import_without_cycle():
+    found = cycle(module_graph(SOURCE))
+    assert found is None, "import cycle: " + " -> ".join(found)
+
+
+def test_packages_import_without_cycle():
+    graph = package_graph(module_graph(SOURCE), packages_under(SOURCE))
+    found = cycle(graph)
+    assert found is None, "package import cycle: " + " -> ".join(found)
