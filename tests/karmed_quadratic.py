@@ -15,7 +15,7 @@ from karmed_cases import random_probability_matrix
 from numpy.typing import NDArray
 
 from cdbandits.dueling.draws import coin_compiled, pick_compiled
-from cdbandits.karmed.base import play_duel
+from cdbandits.karmed.base import Arena, play_duel
 from cdbandits.karmed.confidence import (
     confidence_bounds,
     lower_bound,
@@ -87,10 +87,7 @@ def quadratic_rucb_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> int:
     k = wins.shape[0]
     candidates = np.empty(k, dtype=np.int64)
@@ -101,7 +98,7 @@ def quadratic_rucb_rounds(
         c, d, champion = _quadratic_rucb_select(
             wins, champion, alpha, log_t, rng, candidates, column, scratch
         )
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        outcome = play_duel(arena, step, c, d)
         wins[c, d] += outcome
         wins[d, c] += 1 - outcome
     return champion
@@ -117,10 +114,7 @@ def quadratic_ccb_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> int:
     k = wins.shape[0]
     upper = np.empty((k, k))
@@ -238,7 +232,7 @@ def quadratic_ccb_rounds(
                         pool[n_plausible] = j
                         n_plausible += 1
             d = random_argmax_compiled(upper[:, c], pool, n_plausible, rng, c, scratch)
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        outcome = play_duel(arena, step, c, d)
         wins[c, d] += outcome
         wins[d, c] += 1 - outcome
     return max_losses
@@ -252,10 +246,7 @@ def quadratic_dts_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> None:
     k = wins.shape[0]
     scores = np.empty(k, dtype=np.int64)
@@ -307,9 +298,7 @@ def quadratic_dts_rounds(
             plausible[n_plausible] = i
             n_plausible += 1
         second = random_argmax_compiled(theta2, plausible, n_plausible, rng, -1, scratch)
-        outcome = play_duel(
-            environment_rng, win_probability, step, first, second, arm_counts, duels
-        )
+        outcome = play_duel(arena, step, first, second)
         if first != second:
             i, j = min(first, second), max(first, second)
             won = (outcome == 1) == (first == i)
@@ -395,10 +384,7 @@ def assert_plays_like_quadratic(
         reference.round_,
         n_rounds,
         reference.rng_,
-        q,
-        np.random.default_rng(seed),
-        np.zeros(k, dtype=np.int64),
-        reference_duels,
+        Arena(q, np.random.default_rng(seed), np.zeros(k, dtype=np.int64), reference_duels),
     )
     reference._kernel_result(result)
     reference.round_ += n_rounds

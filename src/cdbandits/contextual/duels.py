@@ -168,7 +168,13 @@ def round_by_round_log(
 
 
 class DuelingAlgorithm(ABC):
-    """Base of the contextual dueling learners; see the module docstring."""
+    """Base of the contextual dueling learners; see the module docstring.
+
+    Not a :class:`~cdbandits.dueling.algorithm.RoundAlgorithm` (the base of the K-armed and
+    linear algorithms): a learner here plays whole episodes (:meth:`run`), gets each round's
+    uniforms from the episode's streams instead of owning a generator, and has no
+    ``select`` / ``update`` for an outside loop to drive, which is all that base holds.
+    """
 
     @abstractmethod
     def _start(self, environment: DuelingEnvironment, horizon: int) -> None:

@@ -1,7 +1,8 @@
 """The argument checks every dueling learner and simulation loop shares.
 
 Hyper-parameters are checked when an algorithm is made (:func:`check_positive`,
-:func:`check_integer`), and the rounds of a run when a simulation starts
+:func:`check_integer`), its generator when it starts a run (:func:`check_generator`), and
+the rounds of a run when a simulation starts
 (:func:`checked_rounds`, for the K-armed, linear and DBGD loops); each raises naming the
 argument that is off.
 """
@@ -17,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "ENGINES",
     "Engine",
+    "check_generator",
     "check_integer",
     "check_positive",
     "checked_rounds",
@@ -42,6 +44,13 @@ def check_positive(
         relation = ">=" if inclusive else ">"
         raise ValueError(f"{name} must be a finite number {relation} {above:g}; got {value!r}")
     return float(value)
+
+
+def check_generator(rng: object) -> np.random.Generator:
+    """``rng`` if it is a :class:`numpy.random.Generator`; ``TypeError`` otherwise."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
+    return rng
 
 
 def check_integer(name: str, value: int, *, minimum: int) -> int:

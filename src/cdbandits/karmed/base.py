@@ -28,14 +28,15 @@ for a pair ``(a, a)`` are never used). :meth:`~DuelingBanditAlgorithm.update` mu
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any, ClassVar
+from abc import abstractmethod
+from typing import NamedTuple
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ..dueling.algorithm import RoundAlgorithm
+from ..dueling.checks import check_generator
 from ..dueling.counter_play import (
     CounterPlayRounds,
     checked_counter_play_rounds,
@@ -43,12 +44,36 @@ from ..dueling.counter_play import (
 )
 
 __all__ = [
+    "Arena",
     "DuelingBanditAlgorithm",
     "play_duel",
 ]
 
 
-class DuelingBanditAlgorithm(ABC):
+class Arena(NamedTuple):
+    """Where the K-armed kernels play their duels: the environment and what it records.
+
+    The last argument of every K-armed kernel, read by :func:`play_duel`.
+
+    Attributes
+    ----------
+    win_probability : ndarray of float64, shape (K, K), or CounterPlayRounds
+        Probability-form preference matrix ``Q``, or the adaptive adversary's rounds.
+    environment_rng : numpy.random.Generator
+        The environment's stream (one uniform per round).
+    arm_counts : ndarray of int64, shape (K,)
+        Incremented by one for each of the two arms of every duel (twice for ``a == b``).
+    duels : ndarray of int64, shape (n_rounds, 3) or (0, 3)
+        Filled with ``(a, b, outcome)`` per round when it has rows.
+    """
+
+    win_probability: NDArray[np.float64] | CounterPlayRounds
+    environment_rng: np.random.Generator
+    arm_counts: NDArray[np.int64]
+    duels: NDArray[np.int64]
+
+
+class DuelingBanditAlgorithm(RoundAlgorithm):
     """Base of the K-armed dueling-bandit algorithms; see the module docstring.
 
     Attributes
@@ -62,9 +87,6 @@ class DuelingBanditAlgorithm(ABC):
     rng_ : numpy.random.Generator
         The algorithm's source of randomness.
     """
-
-    #: Identifier of the algorithm in result tables and :data:`cdbandits.plotting.ALGORITHM_STYLES`.
-    name: ClassVar[str]
 
     def start(
         self, n_arms: int, rng: np.random.Generator, horizon: int | None = None
@@ -82,44 +104,20 @@ class DuelingBanditAlgorithm(ABC):
         """
         if isinstance(n_arms, bool) or not isinstance(n_arms, int | np.integer) or n_arms < 2:
             raise ValueError(f"n_arms must be an integer >= 2; got {n_arms!r}")
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
+        check_generator(rng)
         if horizon is not None and (
             isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1
         ):
             raise ValueError(f"horizon must be a positive integer or None; got {horizon!r}")
         self.n_arms_ = int(n_arms)
         self.horizon_ = None if horizon is None else int(horizon)
-        self.rng_ = rng
-        self.round_ = 0
-        self._selected: tuple[int, int] | None = None
-        self._start()
+        self._restart(rng)
         return self
 
     def select(self) -> tuple[int, int]:
         """The pair ``(a, b)`` to duel in round ``round_ + 1`` (NumPy implementation)."""
-        self._check_started()
-        if self._selected is not None:
-            raise RuntimeError(
-                f"select() called twice without update(); round {self.round_ + 1} already "
-                f"selected {self._selected}"
-            )
-        a, b = self._select(self.round_ + 1)
-        self._selected = (int(a), int(b))
-        return self._selected
-
-    def update(self, a: int, b: int, outcome: int) -> None:
-        """Learn from the duel of the pair :meth:`select` returned: ``outcome`` 1 if ``a`` won."""
-        self._check_started()
-        if self._selected is None:
-            raise RuntimeError("update() needs a preceding select()")
-        if (a, b) != self._selected:
-            raise ValueError(f"update() got the pair {(a, b)}; select() returned {self._selected}")
-        if isinstance(outcome, bool) or outcome not in (0, 1):
-            raise ValueError(f"outcome must be 1 (a won) or 0 (b won); got {outcome!r}")
-        self._update(self.round_ + 1, int(a), int(b), int(outcome))
-        self.round_ += 1
-        self._selected = None
+        self._check_selectable()
+        return self._select_round()
 
     def run_compiled(
         self,
@@ -150,9 +148,7 @@ class DuelingBanditAlgorithm(ABC):
         duels : ndarray of int64, shape (n_rounds, 3), optional
             Filled with ``(a, b, outcome)`` per round when given.
         """
-        self._check_started()
-        if self._selected is not None:
-            raise RuntimeError("run_compiled() between select() and update()")
+        self._check_between_rounds()
         k = self.n_arms_
         if isinstance(win_probability, CounterPlayRounds):
             environment = checked_counter_play_rounds(win_probability, k, int(n_rounds))
@@ -165,22 +161,7 @@ class DuelingBanditAlgorithm(ABC):
         record = np.empty((0, 3), dtype=np.int64) if duels is None else duels
         if duels is not None and duels.shape != (n_rounds, 3):
             raise ValueError(f"duels must have shape ({n_rounds}, 3); got {duels.shape}")
-        result = self._kernel(
-            *self._kernel_state(),
-            self.round_,
-            int(n_rounds),
-            self.rng_,
-            environment,
-            environment_rng,
-            arm_counts,
-            record,
-        )
-        self._kernel_result(result)
-        self.round_ += int(n_rounds)
-
-    def _check_started(self) -> None:
-        if not hasattr(self, "round_"):
-            raise RuntimeError(f"{type(self).__name__}: call start(n_arms, rng) first")
+        self._play_compiled(n_rounds, Arena(environment, environment_rng, arm_counts, record))
 
     def _require_horizon(self) -> int:
         if self.horizon_ is None:
@@ -190,10 +171,6 @@ class DuelingBanditAlgorithm(ABC):
         return self.horizon_
 
     @abstractmethod
-    def _start(self) -> None:
-        """Set the learned state for a new run (``n_arms_``, ``rng_``, ``horizon_`` are set)."""
-
-    @abstractmethod
     def _select(self, t: int) -> tuple[int, int]:
         """The pair of round ``t`` (1-based), NumPy implementation."""
 
@@ -201,50 +178,18 @@ class DuelingBanditAlgorithm(ABC):
     def _update(self, t: int, a: int, b: int, outcome: int) -> None:
         """Learn from round ``t``'s duel, NumPy implementation."""
 
-    #: The numba kernel that plays rounds: ``_kernel(*self._kernel_state(), start_round,
-    #: n_rounds, rng, win_probability, environment_rng, arm_counts, duels)`` plays rounds
-    #: ``start_round + 1 ... start_round + n_rounds``, updating the state arrays in place and
-    #: returning the new values of the scalar state (see :meth:`_kernel_result`).
-    _kernel: ClassVar[Callable[..., Any]]
-
-    @abstractmethod
-    def _kernel_state(self) -> tuple[Any, ...]:
-        """The kernel's leading arguments: the learned state and the hyper-parameters."""
-
-    def _kernel_result(self, result: Any) -> None:
-        """Store what the kernel returns (scalar state it cannot update in place).
-
-        Kernels that update everything in place return None, which is all the default
-        accepts.
-        """
-        if result is not None:
-            raise TypeError(f"{type(self).__name__}: unexpected kernel result {result!r}")
-
-    def __repr__(self) -> str:
-        parameters = ", ".join(
-            f"{name}={value!r}" for name, value in vars(self).items() if not name.endswith("_")
-        )
-        return f"{type(self).__name__}({parameters})"
-
 
 @numba.njit(cache=True)
-def play_duel(
-    environment_rng: np.random.Generator,
-    win_probability: NDArray[np.float64] | CounterPlayRounds,
-    step: int,
-    a: int,
-    b: int,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
-) -> int:
-    """Draw the outcome of ``(a, b)`` (1 iff ``u < Q[a, b]``, ``Q[a, b]`` the round's
-    :func:`round_win_probability`) and record the duel."""
-    probability = round_win_probability(win_probability, step, a, b)
-    outcome = 1 if environment_rng.random() < probability else 0
-    arm_counts[a] += 1
-    arm_counts[b] += 1
-    if duels.shape[0] > 0:
-        duels[step, 0] = a
-        duels[step, 1] = b
-        duels[step, 2] = outcome
+def play_duel(arena: Arena, step: int, a: int, b: int) -> int:
+    """Draw the outcome of ``(a, b)`` in round ``step`` of ``arena`` (1 iff ``u < Q[a, b]``,
+    ``Q[a, b]`` the round's :func:`~cdbandits.dueling.counter_play.round_win_probability`,
+    ``u`` the next uniform of the environment's stream) and count and record the duel."""
+    probability = round_win_probability(arena.win_probability, step, a, b)
+    outcome = 1 if arena.environment_rng.random() < probability else 0
+    arena.arm_counts[a] += 1
+    arena.arm_counts[b] += 1
+    if arena.duels.shape[0] > 0:
+        arena.duels[step, 0] = a
+        arena.duels[step, 1] = b
+        arena.duels[step, 2] = outcome
     return outcome

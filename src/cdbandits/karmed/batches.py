@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from ..dueling.checks import check_integer, check_positive
 from ..dueling.draws import pick_compiled
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 from .confidence import confidence_bounds, random_argmax_compiled, upper_bound
 
 __all__ = [
@@ -259,10 +259,7 @@ def merge_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> tuple[int, int]:
     """The rounds of MergeDTS (``thompson``) or MergeRUCB; return ``(n_batches, stage)``."""
     k = wins.shape[0]
@@ -286,7 +283,7 @@ def merge_rounds(
             c, d = _ucb_pair(
                 wins, members, n_members, log_term, alpha, rng, scratch, values, others
             )
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        outcome = play_duel(arena, step, c, d)
         wins[c, d] += outcome
         wins[d, c] += 1 - outcome
         n_batches, stage = after_duel(batch, n_batches, stage, partition_size)

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
 from ..dueling.draws import coin, coin_compiled, pick, pick_compiled
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 from .confidence import (
     confidence_bounds,
     lower_bound,
@@ -228,10 +228,7 @@ def _ccb_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> int:
     # The Copeland scores come from the crossing tracker (optimistic = upper_counts,
     # pessimistic = lower_counts). Rule (A) needs a full scan only in the first round:
@@ -362,7 +359,7 @@ def _ccb_rounds(
                         pool[n_plausible] = j
                         n_plausible += 1
             d = random_argmax_compiled(column_upper, pool, n_plausible, rng, c, scratch)
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        outcome = play_duel(arena, step, c, d)
         wins[c, d] += outcome
         wins[d, c] += 1 - outcome
         after_duel(tracker, c, d, t + 1)

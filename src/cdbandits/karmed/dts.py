@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 from .confidence import (
     confidence_bounds,
     lower_bound,
@@ -227,10 +227,7 @@ def _dts_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> None:
     k = wins.shape[0]
     tracker = new_tracker(k)
@@ -279,9 +276,7 @@ def _dts_rounds(
             plausible[n_plausible] = i
             n_plausible += 1
         second = random_argmax_compiled(theta2, plausible, n_plausible, rng, -1, scratch)
-        outcome = play_duel(
-            environment_rng, win_probability, step, first, second, arm_counts, duels
-        )
+        outcome = play_duel(arena, step, first, second)
         if first != second:
             i, j = min(first, second), max(first, second)
             won = (outcome == 1) == (first == i)

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..dueling.checks import check_integer, check_positive
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 
 __all__ = ["RMED1", "half_divergence"]
 
@@ -180,10 +180,7 @@ def _rmed1_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,  # RMED1 draws nothing; kept for the common kernel signature
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> None:
     k = wins.shape[0]
     empirical = np.empty(k)
@@ -214,7 +211,7 @@ def _rmed1_rounds(
                         b = j
             if not has_beater or beaten_by_likeliest:
                 b = likeliest
-        outcome = play_duel(environment_rng, win_probability, step, a, b, arm_counts, duels)
+        outcome = play_duel(arena, step, a, b)
         wins[a, b] += outcome
         wins[b, a] += 1 - outcome
         divergences[a, b] = _half_divergence_compiled(wins[a, b], wins[b, a])

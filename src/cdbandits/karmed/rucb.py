@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
 from ..dueling.draws import coin, coin_compiled, pick, pick_compiled, pick_from
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 from .confidence import confidence_bounds, random_argmax, random_argmax_compiled, upper_bound
 from .crossings import after_duel, new_tracker, refresh
 
@@ -164,10 +164,7 @@ def _rucb_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> int:
     k = wins.shape[0]
     tracker = new_tracker(k)
@@ -181,7 +178,7 @@ def _rucb_rounds(
         c, d, champion = _rucb_select(
             wins, champion, alpha, math.log(t), rng, above_counts, candidates, column, scratch
         )
-        outcome = play_duel(environment_rng, win_probability, step, c, d, arm_counts, duels)
+        outcome = play_duel(arena, step, c, d)
         wins[c, d] += outcome
         wins[d, c] += 1 - outcome
         after_duel(tracker, c, d, t + 1)

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 
 __all__ = ["SelfSparring"]
 
@@ -96,15 +96,12 @@ def _self_sparring_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> None:
     for step in range(n_rounds):
         a = _thompson_arm(successes, failures, prior, rng)
         b = _thompson_arm(successes, failures, prior, rng)
-        outcome = play_duel(environment_rng, win_probability, step, a, b, arm_counts, duels)
+        outcome = play_duel(arena, step, a, b)
         winner, loser = (a, b) if outcome == 1 else (b, a)
         successes[winner] += learning_rate
         failures[loser] += learning_rate

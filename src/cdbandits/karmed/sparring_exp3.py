@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
 from ..dueling.draws import draw_arm, draw_arm_compiled
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 
 __all__ = [
     "Exp3",
@@ -193,16 +193,13 @@ def _sparring_exp3_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> None:
     for step in range(n_rounds):
         exp3_probabilities(row_log_weights, gamma, row_probabilities)
         a = draw_arm_compiled(row_probabilities, rng.random())
         exp3_probabilities(column_log_weights, gamma, column_probabilities)
         b = draw_arm_compiled(column_probabilities, rng.random())
-        outcome = play_duel(environment_rng, win_probability, step, a, b, arm_counts, duels)
+        outcome = play_duel(arena, step, a, b)
         exp3_update(row_log_weights, row_probabilities, gamma, a, float(outcome))
         exp3_update(column_log_weights, column_probabilities, gamma, b, float(1 - outcome))

@@ -17,7 +17,7 @@ from scipy.optimize import brentq
 
 from ..dueling.checks import check_positive
 from ..dueling.draws import draw_arm, draw_arm_compiled
-from .base import DuelingBanditAlgorithm, play_duel
+from .base import Arena, DuelingBanditAlgorithm, play_duel
 
 __all__ = ["VersatileDB", "tsallis_probabilities"]
 
@@ -215,17 +215,14 @@ def _versatile_rounds(
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
-    win_probability: NDArray[np.float64],
-    environment_rng: np.random.Generator,
-    arm_counts: NDArray[np.int64],
-    duels: NDArray[np.int64],
+    arena: Arena,
 ) -> float:
     for step in range(n_rounds):
         learning_rate = learning_rate_scale / math.sqrt(start_round + step + 1)
         normaliser = _tsallis_probabilities_newton(losses, learning_rate, normaliser, probabilities)
         a = draw_arm_compiled(probabilities, rng.random())
         b = draw_arm_compiled(probabilities, rng.random())
-        outcome = play_duel(environment_rng, win_probability, step, a, b, arm_counts, duels)
+        outcome = play_duel(arena, step, a, b)
         if symmetric:
             losses[a] += (1 - outcome) / (2.0 * probabilities[a])
             losses[b] += outcome / (2.0 * probabilities[b])

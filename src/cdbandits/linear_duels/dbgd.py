@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
-from ..dueling.checks import Engine, check_positive, checked_rounds
+from ..dueling.checks import Engine, check_generator, check_positive, checked_rounds
 from ..dueling.counter_play import scheduled_win_probability
 from ..dueling.draws import pick
 from ..letor.duel_kernels import (
@@ -116,8 +116,7 @@ class DuelingBanditGradientDescent:
 
     def start(self, n_features: int, rng: np.random.Generator) -> DuelingBanditGradientDescent:
         """Start from the zero ranker; return ``self``."""
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
+        check_generator(rng)
         if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
             raise ValueError(f"n_features must be a positive integer; got {n_features!r}")
         self.rng_ = rng
