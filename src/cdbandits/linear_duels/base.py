@@ -37,9 +37,8 @@ only differ where two scores tie to the last bits, which the tests would show.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple
+from abc import abstractmethod
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -47,7 +46,8 @@ from numba.core import types
 from numba.extending import overload
 from numpy.typing import NDArray
 
-from ..dueling.checks import check_integer, check_positive
+from ..dueling.algorithm import RoundAlgorithm
+from ..dueling.checks import check_generator, check_integer, check_positive
 from ..dueling.counter_play import (
     CounterPlayRounds,
     checked_counter_play_rounds,
@@ -66,12 +66,15 @@ from .links import Link, link_code
 __all__ = [
     "LinearDuelingAlgorithm",
     "MaximumLikelihoodDueler",
+    "MleLearning",
     "RunRecord",
     "exploration_pair",
     "exploration_pair_compiled",
     "learn_compiled",
+    "mle_rounds",
     "next_context_compiled",
     "play_round_compiled",
+    "select_pair",
 ]
 
 
@@ -214,7 +217,7 @@ def _checked_schedule(
     return schedule._replace(win=win)
 
 
-class LinearDuelingAlgorithm(ABC):
+class LinearDuelingAlgorithm(RoundAlgorithm):
     """Base of the contextual dueling algorithms over arm features; see the module docstring.
 
     Attributes
@@ -230,9 +233,6 @@ class LinearDuelingAlgorithm(ABC):
     rng_ : numpy.random.Generator
         The algorithm's source of randomness.
     """
-
-    #: Identifier in result tables and :data:`cdbandits.plotting.ALGORITHM_STYLES`.
-    name: ClassVar[str]
 
     def start(
         self, n_arms: int, n_features: int, rng: np.random.Generator, horizon: int
@@ -253,12 +253,7 @@ class LinearDuelingAlgorithm(ABC):
         self.n_arms_ = check_integer("n_arms", n_arms, minimum=2)
         self.n_features_ = check_integer("n_features", n_features, minimum=1)
         self.horizon_ = check_integer("horizon", horizon, minimum=1)
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
-        self.rng_ = rng
-        self.round_ = 0
-        self._selected: tuple[int, int] | None = None
-        self._start()
+        self._restart(check_generator(rng))
         return self
 
     def select(self, arm_features: NDArray[np.float64]) -> tuple[int, int]:
@@ -269,32 +264,14 @@ class LinearDuelingAlgorithm(ABC):
         arm_features : ndarray, shape (K, d)
             The features of the arms of this round's context.
         """
-        self._check_started()
-        if self._selected is not None:
-            raise RuntimeError(f"select() called twice without update(); got {self._selected}")
+        self._check_selectable()
         features = np.asarray(arm_features, dtype=np.float64)
         if features.shape != (self.n_arms_, self.n_features_) or not np.isfinite(features).all():
             raise ValueError(
                 f"arm_features must be a finite ({self.n_arms_}, {self.n_features_}) array; "
                 f"got shape {features.shape}"
             )
-        a, b = self._select(self.round_ + 1, features)
-        self._selected = (int(a), int(b))
-        self._features = features
-        return self._selected
-
-    def update(self, a: int, b: int, outcome: int) -> None:
-        """Learn from the duel of the pair :meth:`select` returned: ``outcome`` 1 if ``a`` won."""
-        self._check_started()
-        if self._selected is None:
-            raise RuntimeError("update() needs a preceding select()")
-        if (a, b) != self._selected:
-            raise ValueError(f"update() got the pair {(a, b)}; select() returned {self._selected}")
-        if isinstance(outcome, bool) or outcome not in (0, 1):
-            raise ValueError(f"outcome must be 1 (a won) or 0 (b won); got {outcome!r}")
-        self._update(self.round_ + 1, self._features, int(a), int(b), int(outcome))
-        self.round_ += 1
-        self._selected = None
+        return self._select_round(features)
 
     def run_compiled(
         self,
@@ -312,9 +289,7 @@ class LinearDuelingAlgorithm(ABC):
         duel uniforms of exactly these ``n_rounds`` rounds (``environment_rng`` is then
         None), and its ``win`` the contexts' matrices or the adaptive adversary's rounds.
         """
-        self._check_started()
-        if self._selected is not None:
-            raise RuntimeError("run_compiled() between select() and update()")
+        self._check_between_rounds()
         shape = environment.features.shape
         if shape[1:] != (self.n_arms_, self.n_features_):
             raise ValueError(
@@ -325,20 +300,7 @@ class LinearDuelingAlgorithm(ABC):
             environment = _checked_schedule(environment, environment_rng, n_rounds)
         if self.round_ + n_rounds > self.horizon_:
             raise ValueError(f"{n_rounds} more rounds would pass the horizon {self.horizon_}")
-        result = self._kernel(
-            *self._kernel_state(), self.round_, int(n_rounds), self.rng_, environment,
-            environment_rng, record,
-        )  # fmt: skip
-        self._kernel_result(result)
-        self.round_ += int(n_rounds)
-
-    def _check_started(self) -> None:
-        if not hasattr(self, "round_"):
-            raise RuntimeError(f"{type(self).__name__}: call start(...) first")
-
-    @abstractmethod
-    def _start(self) -> None:
-        """Set the learned state for a new run."""
+        self._play_compiled(n_rounds, environment, environment_rng, record)
 
     @abstractmethod
     def _select(self, t: int, features: NDArray[np.float64]) -> tuple[int, int]:
@@ -347,24 +309,6 @@ class LinearDuelingAlgorithm(ABC):
     @abstractmethod
     def _update(self, t: int, features: NDArray[np.float64], a: int, b: int, outcome: int) -> None:
         """Learn from round ``t``'s duel, NumPy implementation."""
-
-    #: ``_kernel(*self._kernel_state(), start_round, n_rounds, rng, environment,
-    #: environment_rng, record)`` plays rounds ``start_round + 1 ...`` in place.
-    _kernel: ClassVar[Callable[..., Any]]
-
-    @abstractmethod
-    def _kernel_state(self) -> tuple[Any, ...]:
-        """The kernel's leading arguments: learned state and hyper-parameters."""
-
-    @abstractmethod
-    def _kernel_result(self, result: Any) -> None:
-        """Store the scalar state the kernel returns."""
-
-    def __repr__(self) -> str:
-        parameters = ", ".join(
-            f"{name}={value!r}" for name, value in vars(self).items() if not name.endswith("_")
-        )
-        return f"{type(self).__name__}({parameters})"
 
 
 class MaximumLikelihoodDueler(LinearDuelingAlgorithm):
@@ -439,39 +383,108 @@ class MaximumLikelihoodDueler(LinearDuelingAlgorithm):
             )
             self.last_fit_ = t
 
-    def _learning_state(self) -> tuple[Any, ...]:
-        """The kernel arguments of the shared learning, in :func:`learn_compiled`'s order."""
+    def _kernel_state(self) -> tuple[Any, ...]:
         return (
-            self.theta_,
-            self.gram_inverse_,
-            self.differences_,
-            self.signs_,
+            MleLearning(
+                self.theta_,
+                self.gram_inverse_,
+                self.differences_,
+                self.signs_,
+                link_code(self.link),
+                self.l2,
+                self.refit_growth,
+                self.tau_,
+            ),
             self.n_observations_,
             self.last_fit_,
-            link_code(self.link),
-            self.l2,
-            self.refit_growth,
-            self.tau_,
+            self._selection(),
         )
+
+    @staticmethod
+    def _kernel(*arguments):
+        return mle_rounds(*arguments)
+
+    @abstractmethod
+    def _selection(self) -> tuple[Any, ...]:
+        """The algorithm's own state and hyper-parameters for :func:`select_pair`."""
 
     def _kernel_result(self, result: tuple[int, int]) -> None:
         self.n_observations_, self.last_fit_ = (int(value) for value in result)
 
 
+class MleLearning(NamedTuple):
+    """The shared learning of :class:`MaximumLikelihoodDueler` as the kernels take it.
+
+    ``theta`` (d,), ``gram_inverse`` (d, d), ``differences`` (horizon, d) and ``signs``
+    (horizon,) are updated in place; ``code`` is the link's
+    :func:`~cdbandits.linear_duels.links.link_code`, ``l2`` the ridge, ``refit_growth`` the
+    refit schedule and ``tau`` the exploration length.
+    """
+
+    theta: NDArray[np.float64]
+    gram_inverse: NDArray[np.float64]
+    differences: NDArray[np.float64]
+    signs: NDArray[np.float64]
+    code: int
+    l2: float
+    refit_growth: float
+    tau: int
+
+
 @numba.njit(cache=True)
-def learn_compiled(
-    theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2, refit_growth,
-    tau, t, features, a, b, outcome, scratch,
-):  # fmt: skip
+def learn_compiled(learning, n_observations, last_fit, t, features, a, b, outcome, scratch):
     """:meth:`MaximumLikelihoodDueler._update` in numba; returns the new
     ``(n_observations, last_fit)``."""
+    differences, signs = learning.differences, learning.signs
     if a != b:
         for j in range(features.shape[1]):
             differences[n_observations, j] = features[a, j] - features[b, j]
         signs[n_observations] = 1.0 if outcome == 1 else -1.0
-        add_to_inverse_compiled(gram_inverse, differences[n_observations], scratch)
+        add_to_inverse_compiled(learning.gram_inverse, differences[n_observations], scratch)
         n_observations += 1
-    if t >= tau and (last_fit == 0 or t >= refit_growth * last_fit):
-        fit_mle_compiled(code, differences, signs, n_observations, l2, theta)
+    if t >= learning.tau and (last_fit == 0 or t >= learning.refit_growth * last_fit):
+        fit_mle_compiled(
+            learning.code, differences, signs, n_observations, learning.l2, learning.theta
+        )
         last_fit = t
+    return n_observations, last_fit
+
+
+def select_pair(selection, t, rng, features, learning, projected, gram, utilities):
+    """The exploiting pair of round ``t`` of a :class:`MaximumLikelihoodDueler`; kernels only.
+
+    Each algorithm registers its rule with ``numba.extending.overload`` for the type of its
+    ``selection`` (what :meth:`MaximumLikelihoodDueler._selection` returns), so
+    :func:`mle_rounds` compiles one loop per algorithm around its rule. ``features`` (K, d)
+    are the round's arms; ``projected`` (K, d), ``gram`` (K, K) and ``utilities`` (K,) are
+    scratch space.
+    """
+    raise TypeError("select_pair is called from numba kernels only")
+
+
+@numba.njit(cache=True)
+def mle_rounds(
+    learning, n_observations, last_fit, selection, start_round, n_rounds, rng, environment,
+    environment_rng, record,
+):  # fmt: skip
+    """The rounds of a :class:`MaximumLikelihoodDueler`: exploration pairs up to ``tau``,
+    then the algorithm's :func:`select_pair`, the duel, and the shared learning. Returns the
+    new ``(n_observations, last_fit)``."""
+    k, d = environment.features.shape[1], environment.features.shape[2]
+    projected = np.empty((k, d))
+    gram = np.empty((k, k))
+    utilities = np.empty(k)
+    scratch = np.empty(d)
+    for step in range(n_rounds):
+        t = start_round + step + 1
+        context = next_context_compiled(environment, environment_rng, step)
+        features = environment.features[context]
+        if t <= learning.tau:
+            a, b = exploration_pair_compiled(rng, k)
+        else:
+            a, b = select_pair(selection, t, rng, features, learning, projected, gram, utilities)
+        outcome = play_round_compiled(environment, environment_rng, context, a, b, record, step)
+        n_observations, last_fit = learn_compiled(
+            learning, n_observations, last_fit, t, features, a, b, outcome, scratch
+        )
     return n_observations, last_fit

@@ -7,24 +7,18 @@ Transitivity Models", ICML 2022, Algorithm 1 (CoLSTIM).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-import numba
 import numpy as np
+from numba.extending import overload
 from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
-from .base import (
-    MaximumLikelihoodDueler,
-    exploration_pair,
-    exploration_pair_compiled,
-    learn_compiled,
-    next_context_compiled,
-    play_round_compiled,
-)
+from .base import MaximumLikelihoodDueler, exploration_pair, select_pair
 from .estimation import weighted_gram, weighted_gram_compiled
 from .links import Link, perturbation_compiled, perturbations
 
-__all__ = ["CoLSTIM"]
+__all__ = ["CoLSTIM", "CoLSTIMSelection"]
 
 
 class CoLSTIM(MaximumLikelihoodDueler):
@@ -120,36 +114,31 @@ class CoLSTIM(MaximumLikelihoodDueler):
         b = int(np.argmax(utilities + self.confidence_width_ * np.sqrt(spread)))
         return a, b
 
-    @staticmethod
-    def _kernel(*arguments):
-        return _colstim_rounds(*arguments)
-
-    def _kernel_state(self) -> tuple:
-        return (
-            *self._learning_state(),
-            self.threshold_,
-            self.confidence_width_,
-            self.perturbations_,
-        )
+    def _selection(self) -> CoLSTIMSelection:
+        return CoLSTIMSelection(self.threshold_, self.confidence_width_, self.perturbations_)
 
 
-@numba.njit(cache=True)
-def _colstim_select(
-    t, rng, features, theta, gram_inverse, code, tau, threshold, width, noise, projected, gram,
-    utilities,
-):  # fmt: skip
+class CoLSTIMSelection(NamedTuple):
+    """CoLSTIM's part of the kernel state: ``C``, ``c_1`` and the noise (K,), filled in place."""
+
+    threshold: float
+    width: float
+    noise: NDArray[np.float64]
+
+
+def _colstim_pair(selection, t, rng, features, learning, projected, gram, utilities):
+    """Step 2 of :class:`CoLSTIM` in numba (the rule :func:`select_pair` compiles)."""
     k = features.shape[0]
-    if t <= tau:
-        return exploration_pair_compiled(rng, k)
+    threshold, noise = selection.threshold, selection.noise
     for i in range(k):
-        noise[i] = min(threshold, max(-threshold, perturbation_compiled(code, rng)))
-    weighted_gram_compiled(features, gram_inverse, projected, gram)
+        noise[i] = min(threshold, max(-threshold, perturbation_compiled(learning.code, rng)))
+    weighted_gram_compiled(features, learning.gram_inverse, projected, gram)
     a = 0
     best = -np.inf
     for i in range(k):
         total = 0.0
         for j in range(features.shape[1]):
-            total += features[i, j] * theta[j]
+            total += features[i, j] * learning.theta[j]
         utilities[i] = total
         score = total + noise[i] * math.sqrt(max(gram[i, i], 0.0))
         if score > best:
@@ -158,34 +147,14 @@ def _colstim_select(
     best = -np.inf
     for j in range(k):
         spread = max(gram[j, j] + gram[a, a] - 2.0 * gram[j, a], 0.0)
-        score = utilities[j] + width * math.sqrt(spread)
+        score = utilities[j] + selection.width * math.sqrt(spread)
         if score > best:
             b, best = j, score
     return a, b
 
 
-@numba.njit(cache=True)
-def _colstim_rounds(
-    theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2, refit_growth,
-    tau, threshold, width, noise, start_round, n_rounds, rng, environment, environment_rng,
-    record,
-):  # fmt: skip
-    k, d = environment.features.shape[1], environment.features.shape[2]
-    projected = np.empty((k, d))
-    gram = np.empty((k, k))
-    utilities = np.empty(k)
-    scratch = np.empty(d)
-    for step in range(n_rounds):
-        t = start_round + step + 1
-        context = next_context_compiled(environment, environment_rng, step)
-        features = environment.features[context]
-        a, b = _colstim_select(
-            t, rng, features, theta, gram_inverse, code, tau, threshold, width, noise,
-            projected, gram, utilities,
-        )  # fmt: skip
-        outcome = play_round_compiled(environment, environment_rng, context, a, b, record, step)
-        n_observations, last_fit = learn_compiled(
-            theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2,
-            refit_growth, tau, t, features, a, b, outcome, scratch,
-        )  # fmt: skip
-    return n_observations, last_fit
+@overload(select_pair)
+def _select_pair_overload(selection, t, rng, features, learning, projected, gram, utilities):
+    if getattr(selection, "instance_class", None) is CoLSTIMSelection:
+        return _colstim_pair
+    return None

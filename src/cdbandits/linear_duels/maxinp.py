@@ -7,24 +7,18 @@ Algorithm 1 (Maximum-Informative-Pair, MaxInP).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-import numba
 import numpy as np
+from numba.extending import overload
 from numpy.typing import NDArray
 
 from ..dueling.checks import check_positive
-from .base import (
-    MaximumLikelihoodDueler,
-    exploration_pair,
-    exploration_pair_compiled,
-    learn_compiled,
-    next_context_compiled,
-    play_round_compiled,
-)
+from .base import MaximumLikelihoodDueler, exploration_pair, select_pair
 from .estimation import weighted_gram, weighted_gram_compiled
 from .links import Link
 
-__all__ = ["MaxInP", "maxinp_width"]
+__all__ = ["MaxInP", "MaxInPSelection", "maxinp_width"]
 
 
 def maxinp_width(t: int, n_features: int, delta: float, scale: float) -> float:
@@ -118,28 +112,28 @@ class MaxInP(MaximumLikelihoodDueler):
             return int(members[0]), int(members[0])
         return int(members[first]), int(members[second])
 
-    @staticmethod
-    def _kernel(*arguments):
-        return _maxinp_rounds(*arguments)
-
-    def _kernel_state(self) -> tuple:
-        return (*self._learning_state(), self.delta, self.width_scale, self.candidates_)
+    def _selection(self) -> MaxInPSelection:
+        return MaxInPSelection(self.delta, self.width_scale, self.candidates_)
 
 
-@numba.njit(cache=True)
-def _maxinp_select(
-    t, rng, features, theta, gram_inverse, tau, delta, width_scale, candidates, projected, gram,
-    utilities,
-):  # fmt: skip
+class MaxInPSelection(NamedTuple):
+    """MaxInP's part of the kernel state: ``delta``, ``1 / kappa`` and ``C_t`` (K,), in place."""
+
+    delta: float
+    width_scale: float
+    candidates: NDArray[np.bool_]
+
+
+def _maxinp_pair(selection, t, rng, features, learning, projected, gram, utilities):
+    """The exploiting round of :class:`MaxInP` in numba (the rule :func:`select_pair` compiles)."""
     k, d = features.shape
-    if t <= tau:
-        return exploration_pair_compiled(rng, k)
-    beta = width_scale * math.sqrt(0.5 * d * math.log1p(2.0 * t / d) - math.log(delta))
-    weighted_gram_compiled(features, gram_inverse, projected, gram)
+    delta, candidates = selection.delta, selection.candidates
+    beta = selection.width_scale * math.sqrt(0.5 * d * math.log1p(2.0 * t / d) - math.log(delta))
+    weighted_gram_compiled(features, learning.gram_inverse, projected, gram)
     for i in range(k):
         total = 0.0
         for j in range(d):
-            total += features[i, j] * theta[j]
+            total += features[i, j] * learning.theta[j]
         utilities[i] = total
     for i in range(k):  # gram's diagonal is kept; its off-diagonal becomes the spread
         for j in range(i + 1, k):
@@ -168,28 +162,8 @@ def _maxinp_select(
     return a, b
 
 
-@numba.njit(cache=True)
-def _maxinp_rounds(
-    theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2, refit_growth,
-    tau, delta, width_scale, candidates, start_round, n_rounds, rng, environment,
-    environment_rng, record,
-):  # fmt: skip
-    k, d = environment.features.shape[1], environment.features.shape[2]
-    projected = np.empty((k, d))
-    gram = np.empty((k, k))
-    utilities = np.empty(k)
-    scratch = np.empty(d)
-    for step in range(n_rounds):
-        t = start_round + step + 1
-        context = next_context_compiled(environment, environment_rng, step)
-        features = environment.features[context]
-        a, b = _maxinp_select(
-            t, rng, features, theta, gram_inverse, tau, delta, width_scale, candidates,
-            projected, gram, utilities,
-        )  # fmt: skip
-        outcome = play_round_compiled(environment, environment_rng, context, a, b, record, step)
-        n_observations, last_fit = learn_compiled(
-            theta, gram_inverse, differences, signs, n_observations, last_fit, code, l2,
-            refit_growth, tau, t, features, a, b, outcome, scratch,
-        )  # fmt: skip
-    return n_observations, last_fit
+@overload(select_pair)
+def _select_pair_overload(selection, t, rng, features, learning, projected, gram, utilities):
+    if getattr(selection, "instance_class", None) is MaxInPSelection:
+        return _maxinp_pair
+    return None
