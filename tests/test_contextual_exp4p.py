@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cdbandits.contextual.environments import ContextPopulation, StochasticEnvironment
-from cdbandits.contextual.exp4p import Exp4P, SparringExp4P, _exp4p_update
+from cdbandits.contextual.exp4p import Exp4P, Exp4PParameters, SparringExp4P, _exp4p_update
 from cdbandits.contextual.oracle import ActionTable, TableOracle
 from cdbandits.contextual.regret import contextual_exploitability, mixture_action_distributions
 
@@ -73,17 +73,13 @@ def test_weights_are_recomputed_from_log_weights_when_they_grow():
     weights = np.exp(log_weights - 400.0) * 3.0  # a drifted multiplicative copy
     probabilities = np.array([0.5, 0.5])
     growth = _exp4p_update(
-        log_weights,
-        weights,
-        np.zeros(3),
+        (log_weights, weights, np.zeros(3)),
         np.array([0, 1, 0], dtype=np.uint8),
-        False,
+        Exp4PParameters(uniform_expert=False, p_min=0.1, confidence=0.2),
         probabilities,
         1.0,
         0,
         1.0,
-        0.1,
-        0.2,
         499.99,
         False,
         np.empty(2),

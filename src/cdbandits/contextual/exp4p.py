@@ -36,6 +36,7 @@ plays uniformly at random.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -46,12 +47,20 @@ from .duels import DuelingAlgorithm, DuelLog, draw_action, schedule_log
 from .environments import ContextPopulation, DuelingEnvironment
 from .oracle import ActionTable
 
-__all__ = ["Exp4P", "SparringExp4P"]
+__all__ = ["Exp4P", "Exp4PParameters", "SparringExp4P"]
 
 #: Recompute the weights from the log-weights once the largest increments since the last
 #: recomputation sum to this many nats: the largest weight is 1 after a recomputation and
 #: at most e^500 before the next, far from float64 overflow (e^709) even summed over 1e6.
 _RESCALE_GROWTH = 500.0
+
+
+class Exp4PParameters(NamedTuple):
+    """The constants of an Exp4.P run, as the kernels take them (see :class:`Exp4P`)."""
+
+    uniform_expert: bool
+    p_min: float
+    confidence: float
 
 
 @numba.njit(cache=True)
@@ -192,27 +201,26 @@ def _rescaled(
 
 @numba.njit(cache=True)
 def _exp4p_update(
-    log_weights: NDArray[np.float64],
-    weights: NDArray[np.float64],
-    distribution_sums: NDArray[np.float64],
+    state: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     advice: NDArray[np.uint8],
-    uniform_expert: bool,
+    parameters: Exp4PParameters,
     probabilities: NDArray[np.float64],
     total: float,
     action: int,
     reward: float,
-    p_min: float,
-    confidence: float,
     growth: float,
     track_distribution: bool,
     increments: NDArray[np.float64],
     factors: NDArray[np.float64],
 ) -> float:
-    """One Exp4.P update; return the new growth.
+    """One Exp4.P update of ``state`` (log-weights, weights, distribution sums; in place);
+    return the new growth.
 
     With ``track_distribution``, first ``distribution_sums += weights / total`` (with the
     weights before the update). ``increments`` and ``factors`` (K,) are scratch space.
     """
+    log_weights, weights, distribution_sums = state
+    uniform_expert, p_min, confidence = parameters
     largest = _action_increments(
         probabilities, action, reward, p_min, confidence, increments, factors
     )
@@ -367,24 +375,15 @@ class Exp4P:
             raise ValueError(f"Exp4.P rewards must lie in [0, 1]; got {reward}")
         advice, total, action = self._pending
         self._growth = _exp4p_update(
-            self.log_weights_,
-            self._weights,
-            self.distribution_sums_,
-            advice,
-            self.uniform_expert,
-            self._probabilities,
-            total,
-            action,
-            reward,
-            self.p_min_,
-            self.confidence_,
-            self._growth,
-            self.track_distribution,
-            self._scratch[1],
-            self._scratch[2],
-        )
+            (self.log_weights_, self._weights, self.distribution_sums_), advice,
+            self._parameters(), self._probabilities, total, action, reward, self._growth,
+            self.track_distribution, self._scratch[1], self._scratch[2],
+        )  # fmt: skip
         self._pending = None
         self.n_rounds_ += 1
+
+    def _parameters(self) -> Exp4PParameters:
+        return Exp4PParameters(self.uniform_expert, self.p_min_, self.confidence_)
 
     def expert_distribution(self) -> NDArray[np.float64]:
         """Current normalised weights over the experts (uniform expert last)."""
@@ -409,9 +408,7 @@ def _sparring_exp4p_episode(
     duel_uniforms: NDArray[np.float64],
     row_uniforms: NDArray[np.float64],
     column_uniforms: NDArray[np.float64],
-    uniform_expert: bool,
-    p_min: float,
-    confidence: float,
+    parameters: Exp4PParameters,
     row_state: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     column_state: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     growths: NDArray[np.float64],
@@ -419,6 +416,7 @@ def _sparring_exp4p_episode(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Both copies over a drawn schedule (``win``: probability-form matrices or the adaptive
     adversary's rounds); states (log_w, w, sums), growths and outcomes in place."""
+    uniform_expert, p_min, confidence = parameters
     horizon = context_ids.size
     n_policies = actions.shape[1]
     first = np.empty(horizon, dtype=np.int64)
@@ -574,7 +572,7 @@ class SparringExp4P(DuelingAlgorithm):
         outcomes = np.empty(context_ids.size, dtype=np.int8)
         first, second = _sparring_exp4p_episode(
             self.policies.actions, self.policies.n_actions, win, context_ids, duel_uniforms,
-            first_uniforms, second_uniforms, self.uniform_expert, row.p_min_, row.confidence_,
+            first_uniforms, second_uniforms, row._parameters(),
             (row.log_weights_, row._weights, row.distribution_sums_),
             (column.log_weights_, column._weights, column.distribution_sums_), growths, outcomes,
         )  # fmt: skip
