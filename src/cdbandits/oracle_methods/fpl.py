@@ -65,19 +65,17 @@ def _table_rounds(
     alpha: float,
     table: NDArray[np.uint8],
     context_of: NDArray[np.int64],
-    rounds: NDArray[np.int64],
-    rows: NDArray[np.int64],
-    columns: NDArray[np.int64],
-    values: NDArray[np.float64],
-    row_loss: NDArray[np.float64],
-    column_loss: NDArray[np.float64],
-    row_sum: NDArray[np.float64],
-    column_sum: NDArray[np.float64],
-    row_ids: NDArray[np.int64],
-    column_ids: NDArray[np.int64],
+    entries: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]],
+    state: tuple[NDArray[np.float64], ...],
 ) -> float:
     """Rounds ``first_round + 1 ..`` of SparringFPL, one per ``noise[r]`` (uniforms of the
-    round's two perturbations); updates the state arrays, returns the rounds' payoff sum."""
+    round's two perturbations); updates the state arrays, returns the rounds' payoff sum.
+
+    ``entries`` are the game's ``(rounds, rows, columns, values)``; ``state`` is
+    ``(row_loss, column_loss, row_sum, column_sum, row_ids, column_ids)``.
+    """
+    rounds, rows, columns, values = entries
+    row_loss, column_loss, row_sum, column_sum, row_ids, column_ids = state
     m, k = row_loss.shape
     scale = 1.0 / math.sqrt(m)  # the entry of a policy vector (policy_vectors)
     summed = np.empty((table.shape[0], k))
@@ -272,6 +270,15 @@ class SparringFPL:
         n = state.row_ids.size
         payoff_sum = 0.0
         block = max(1, PERTURBATION_BLOCK // (2 * game.n_rounds * game.n_actions))
+        entries = (game.rounds, game.rows, game.columns, game.values)
+        arrays = (
+            state.row_loss,
+            state.column_loss,
+            state.row_sum,
+            state.column_sum,
+            state.row_ids,
+            state.column_ids,
+        )
         done = 0
         for stop in sorted({*checkpoints, *range(block, n, block), n}):
             # Drawn as one array, the uniforms are the loop's per-round draws in order.
@@ -283,16 +290,8 @@ class SparringFPL:
                 alpha,
                 table,
                 context_of,
-                game.rounds,
-                game.rows,
-                game.columns,
-                game.values,
-                state.row_loss,
-                state.column_loss,
-                state.row_sum,
-                state.column_sum,
-                state.row_ids,
-                state.column_ids,
+                entries,
+                arrays,
             )
             done = stop
             if checkpoints and stop == checkpoints[0]:
