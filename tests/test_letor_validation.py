@@ -7,8 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cdbandits.letor import compare_matrices, comparison_table, plot_comparison
-from cdbandits.letor.validation import comparison_summary_markdown
+from cdbandits.letor import PreferenceEstimate, compare_matrices, comparison_table, plot_comparison
+from cdbandits.letor.validation import (
+    DEFAULT_SEPARATIONS,
+    comparison_summary_markdown,
+    plot_validation,
+    sample_caveat,
+    validate_against_published,
+)
 
 PUBLISHED = "mslr-preference-matrices/nightingal3-duelling-bandits/MSLR_Informational_PMat.npz"
 
@@ -91,3 +97,56 @@ def test_summary_names_each_matrix_condorcet_winner_as_a_feature_column():
         rankers=rankers,
     )
     assert "Both matrices have the same Condorcet winner: feature column 7." in same
+
+
+def _estimate(rankers: list[int], wins: np.ndarray, comparisons: int) -> PreferenceEstimate:
+    k = len(rankers)
+    return PreferenceEstimate(
+        rankers=np.array(rankers, dtype=np.int64),
+        wins=wins,
+        ties=np.zeros((k, k), dtype=np.int64),
+        comparisons_per_pair=comparisons,
+        click_model="perfect",
+        method="probabilistic",
+        credit_ties="redrawn",
+        tau=3.0,
+        list_length=10,
+    )
+
+
+def test_validation_compares_the_rankers_block_and_names_winners_by_feature_column():
+    # Published over 6 feature columns: column 4 beats everyone, column 1 beats all but 4.
+    published = np.full((6, 6), 0.5)
+    for winner, losers in ((4, [0, 1, 2, 3, 5]), (1, [0, 2, 3, 5])):
+        published[winner, losers], published[losers, winner] = 0.9, 0.1
+    # Built on columns (1, 4, 2) in that order: rows 0, 1, 2; row 0 (column 1) wins all.
+    wins = np.array([[0, 6, 9], [4, 0, 8], [1, 2, 0]], dtype=np.int64)
+    built = _estimate([1, 4, 2], wins, 10)
+    validation = validate_against_published(
+        built,
+        published,
+        dataset="sample",
+        click_model="perfect",
+        queries=86,
+        separation=0.1,
+        published_name="mslr_perfect",
+    )
+    expected = compare_matrices(built.probability, published[np.ix_([1, 4, 2], [1, 4, 2])])
+    assert validation.comparison == expected
+    assert expected.n_separated_pairs == 3 and expected.sign_agreement == pytest.approx(2 / 3)
+    summary = validation.summary
+    assert summary["built_condorcet_winner"] == 1
+    assert summary["published_condorcet_winner"] == 4
+    assert summary["built_copeland_winners"] == [1]
+    assert summary["published_copeland_winners"] == [4]
+    assert summary["published"] == "mslr_perfect" and summary["comparisons_per_pair"] == 10
+    assert summary["caveat"] == sample_caveat(86, "sample")
+    assert "86 queries of sample" in summary["caveat"]
+    assert "feature column 1; of the published one: feature column 4" in validation.markdown
+    assert validation.table["separation"].tolist() == list(DEFAULT_SEPARATIONS)
+    figure = plot_validation(
+        built, published, dataset="sample", click_model="perfect", queries=86, separation=0.1
+    )
+    assert "perfect matrix built from 86 sample queries (10 comparisons/pair" in (
+        figure.get_suptitle()
+    )

@@ -19,6 +19,11 @@ behaviour of the rankers common to all queries. For the published MSLR matrices 
 is large once the credit of Probabilistic Interleave re-breaks ties as Lerot does
 (``credit_ties="redrawn"``, :mod:`cdbandits.letor.interleave`): rankers with many tied values
 then lose to the others on almost every query.
+
+:func:`validate_against_published` gathers all of it for a built matrix and the published
+matrix of every feature column (the table, the JSON summary with the winners named by
+feature column and the :func:`sample_caveat`, the paragraph), and :func:`plot_validation`
+draws it.
 """
 
 from __future__ import annotations
@@ -33,15 +38,20 @@ from scipy import stats
 
 from ..preference import as_skew
 from ..winners import condorcet_winner, copeland_winners
+from .matrices import PreferenceEstimate
 
 __all__ = [
     "DEFAULT_SEPARATIONS",
     "METHOD_NAMES",
     "MatrixComparison",
+    "PublishedValidation",
     "compare_matrices",
     "comparison_summary_markdown",
     "comparison_table",
     "plot_comparison",
+    "plot_validation",
+    "sample_caveat",
+    "validate_against_published",
 ]
 
 #: Separations reported by :func:`comparison_table`; 0.1 is the headline.
@@ -260,3 +270,132 @@ def comparison_summary_markdown(
         f"{comparison.n_separated_pairs:,} pairs the published matrix separates by more than "
         f"{comparison.separation:g}. {condorcet}\n"
     )
+
+
+def sample_caveat(queries: int, dataset: str) -> str:
+    """Why a matrix built from ``queries`` queries of ``dataset`` cannot match the published
+    one entry by entry (module docstring), in the words of the validation summary."""
+    return (
+        f"The built matrix comes from {queries} queries of {dataset}; the published one was "
+        "estimated on the full MSLR data set. A small sample of queries cannot reproduce it "
+        "entry by entry: per-query preferences vary, so other queries give another matrix "
+        "whatever the number of comparisons. The agreement measures how much of the "
+        "published matrix comes from behaviour of the rankers common to all queries."
+    )
+
+
+@dataclass(frozen=True)
+class PublishedValidation:
+    """A built matrix against the published one: the comparison and what is written of it.
+
+    Attributes
+    ----------
+    comparison : MatrixComparison
+        At the headline separation (arms are rows of the built matrix).
+    table : pandas.DataFrame
+        :func:`comparison_table` at every :data:`DEFAULT_SEPARATIONS`.
+    summary : dict
+        JSON-ready: the data, click model and simulation of the built matrix, the
+        comparison with every winner named by its feature column, the rankers and the
+        :func:`sample_caveat`.
+    markdown : str
+        :func:`comparison_summary_markdown`.
+    """
+
+    comparison: MatrixComparison
+    table: pd.DataFrame
+    summary: dict[str, Any]
+    markdown: str
+
+
+def validate_against_published(
+    built: PreferenceEstimate,
+    published: ArrayLike,
+    *,
+    dataset: str,
+    click_model: str,
+    queries: int,
+    separation: float,
+    published_name: str,
+) -> PublishedValidation:
+    """Compare a built matrix with the published matrix of all feature columns.
+
+    Parameters
+    ----------
+    built : PreferenceEstimate
+        The matrix built from ``queries`` queries of ``dataset``.
+    published : array_like, shape (n_features, n_features)
+        The published probability-form matrix, one row per feature column; the rows of the
+        built matrix's rankers are compared.
+    dataset, click_model : str
+        What the built matrix was simulated on and with.
+    queries : int
+        Queries of the data it was built from.
+    separation : float
+        The headline separation of :func:`compare_matrices`.
+    published_name : str
+        The data key of the published matrix, recorded in the summary.
+
+    Returns
+    -------
+    PublishedValidation
+    """
+    rankers = built.rankers
+    block = _published_block(published, rankers)
+    comparison = compare_matrices(built.probability, block, separation)
+    winners = comparison.as_dict()
+    for key in ("built_condorcet_winner", "published_condorcet_winner"):
+        if winners[key] is not None:
+            winners[key] = int(rankers[winners[key]])
+    for key in ("built_copeland_winners", "published_copeland_winners"):
+        winners[key] = [int(rankers[arm]) for arm in winners[key]]
+    summary = {
+        "dataset": dataset,
+        "click_model": click_model,
+        "queries": queries,
+        "comparisons_per_pair": built.comparisons_per_pair,
+        "credit_ties": built.credit_ties,
+        "published": published_name,
+        **winners,
+        "rankers": rankers,
+        "caveat": sample_caveat(queries, dataset),
+    }
+    markdown = comparison_summary_markdown(
+        comparison,
+        click_model=click_model,
+        dataset=dataset,
+        queries=queries,
+        method=built.method,
+        comparisons_per_pair=built.comparisons_per_pair,
+        rankers=rankers,
+    )
+    table = comparison_table(built.probability, block)
+    return PublishedValidation(comparison, table, summary, markdown)
+
+
+def plot_validation(
+    built: PreferenceEstimate,
+    published: ArrayLike,
+    *,
+    dataset: str,
+    click_model: str,
+    queries: int,
+    separation: float,
+) -> Any:
+    """:func:`plot_comparison` of :func:`validate_against_published`'s matrices, with a title
+    that names the data, the simulation and why a sample cannot match entry by entry."""
+    return plot_comparison(
+        built.probability,
+        _published_block(published, built.rankers),
+        title=(
+            f"{click_model} matrix built from {queries} {dataset} queries "
+            f"({built.comparisons_per_pair} comparisons/pair, {built.credit_ties} credit ties) "
+            "vs the published one (full MSLR; a sample cannot reproduce it entry by entry)"
+        ),
+        separation=separation,
+    )
+
+
+def _published_block(published: ArrayLike, rankers: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The published matrix's rows and columns of ``rankers``, in their order."""
+    return np.asarray(published)[np.ix_(rankers, rankers)]
