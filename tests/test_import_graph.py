@@ -107,3 +107,72 @@ def test_packages_import_without_cycle():
     graph = package_graph(module_graph(SOURCE), packages_under(SOURCE))
     found = cycle(graph)
     assert found is None, "package import cycle: " + " -> ".join(found)
+
+
+def write_package(root: Path, files: Mapping[str, str]) -> Path:
+    """A package ``pkg`` under ``root`` with the given modules (relative path: source)."""
+    for relative, source in files.items():
+        path = root / "pkg" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+    return root / "pkg"
+
+
+def test_a_function_local_import_closes_a_module_cycle(tmp_path):
+    package = write_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low.py": "def f():\n    from .high import g\n    return g\n",
+            "high.py": "from .low import f\n",
+        },
+    )
+    graph = module_graph(package)
+    assert graph["pkg.low"] == {"pkg.high"} and graph["pkg.high"] == {"pkg.low"}
+    assert set(cycle(graph)) == {"pkg.low", "pkg.high"}
+
+
+def test_an_import_under_type_checking_counts(tmp_path):
+    package = write_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n",
+            "b.py": "from . import a\n",
+        },
+    )
+    assert cycle(module_graph(package)) is not None
+
+
+def test_from_package_import_resolves_to_the_submodule_or_the_package(tmp_path):
+    package = write_package(
+        tmp_path,
+        {
+            "__init__.py": "VALUE = 1\n",
+            "sub/__init__.py": "",
+            "sub/leaf.py": "from .. import VALUE\nfrom ..sub import other\nimport pkg.sub\n",
+            "sub/other.py": "",
+        },
+    )
+    assert module_graph(package)["pkg.sub.leaf"] == {"pkg", "pkg.sub.other", "pkg.sub"}
+
+
+def test_packages_in_a_cycle_whose_modules_are_not(tmp_path):
+    package = write_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "one/__init__.py": "",
+            "one/x.py": "from ..two.y import Y\n",
+            "one/w.py": "",
+            "two/__init__.py": "",
+            "two/y.py": "Y = 1\n",
+            "two/z.py": "from ..one.w import *\n",
+            "top.py": "from .one import x\n",
+        },
+    )
+    modules = module_graph(package)
+    assert cycle(modules) is None
+    graph = package_graph(modules, packages_under(package))
+    assert graph["pkg.top"] == {"pkg.one"}
+    assert set(cycle(graph)) == {"pkg.one", "pkg.two"}
