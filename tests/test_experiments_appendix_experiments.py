@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from cdbandits.experiments.appendix.counts import merge_counts
 from cdbandits.experiments.appendix.experiments import run_shard, sampled_matrix
 from cdbandits.experiments.appendix.sampling import SamplingPlan
-from cdbandits.experiments.appendix.settings import SamplingSettings, SettingsError
+from cdbandits.experiments.appendix.settings import SamplingSettings
+from cdbandits.experiments.config_model import ConfigError
 
 
 @settings(max_examples=8, deadline=None)
@@ -42,9 +43,9 @@ def test_run_shard_rejects_a_matrix_of_another_size():
 def test_sampled_matrix_reads_either_convention_and_plans_for_its_size(tmp_path):
     P = random_skew(np.random.default_rng(3), 7)
     np.save(tmp_path / "probability.npy", (P + 1) / 2)
-    sampling = SamplingSettings(ks=None, samples_per_k=5, seed=1)
-    read, plan = sampled_matrix(tmp_path / "probability.npy", "m", sampling)
+    sampling = SamplingSettings(ks=None, samples_per_k=5)
+    read, plan = sampled_matrix(tmp_path / "probability.npy", "m", sampling, 1)
     np.testing.assert_allclose(read, P, atol=1e-12)
     assert plan == SamplingPlan("m", 7, tuple(range(2, 8)), 5, 1)
-    with pytest.raises(SettingsError, match=r"appendix.ks: K = 8 exceeds the 7 arms of the matrix"):
-        sampled_matrix(tmp_path / "probability.npy", "m", SamplingSettings((2, 8), 5, 1))
+    with pytest.raises(ConfigError, match=r"appendix.ks: K = 8 exceeds the 7 arms of the matrix"):
+        sampled_matrix(tmp_path / "probability.npy", "m", SamplingSettings(ks=(2, 8)), 1)

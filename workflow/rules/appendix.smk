@@ -19,6 +19,7 @@ rule solve_appendix_shard:
         counts="results/appendix/{click_model}/shards/shard-{shard}.json",
     params:
         sampling=APPENDIX_SAMPLING,
+        seed=config["seed"],
         counting=APPENDIX_COUNTING,
     wildcard_constraints:
         click_model=APPENDIX_MODEL_PATTERN,
@@ -56,6 +57,7 @@ rule verify_appendix:
         ),
     params:
         sampling=APPENDIX_SAMPLING,
+        seed=config["seed"],
         solver=APPENDIX_SOLVER,
         verification=APPENDIX_VERIFICATION,
     wildcard_constraints:
@@ -110,6 +112,7 @@ rule summarise_appendix:
         ),
     params:
         sampling=APPENDIX_SAMPLING,
+        seed=config["seed"],
         intervals=APPENDIX_INTERVALS,
     wildcard_constraints:
         click_model=APPENDIX_MODEL_PATTERN,

@@ -1,5 +1,5 @@
 # Helpers of workflow/rules/appendix.smk (kept apart from the rules, as the linter asks):
-# the appendix's settings, parsed and checked once when the workflow starts, the matrix
+# the sizes K checked against the matrices known when the workflow starts, the matrix
 # source of each click model, and the config keys each rule passes to its job.
 import re  # noqa: E402
 
@@ -7,8 +7,11 @@ from cdbandits.experiments.appendix.figures import FIGURE_NAMES as APPENDIX_FIGU
 from cdbandits.experiments.appendix.settings import (  # noqa: E402
     MSLR_RANKERS,
     PUBLISHED_MATRIX_ARMS,
-    AppendixSettings,
-    SettingsError,
+    CountingSettings,
+    IntervalSettings,
+    SamplingSettings,
+    SolverSettings,
+    VerificationSettings,
 )
 from cdbandits.matrix_io import load_matrix  # noqa: E402
 
@@ -18,7 +21,7 @@ def appendix_matrix_arms(source):
     if source in PUBLISHED_MATRIX_ARMS:
         return PUBLISHED_MATRIX_ARMS[source]
     if re.fullmatch(r"results/letor/matrices/[a-z0-9]+_[a-z0-9_]+\.npz", source):
-        rankers = config["letor"]["rankers"]
+        rankers = CONFIG.letor.rankers
         return MSLR_RANKERS if rankers is None else len(rankers)
     if Path(source).is_file():
         try:
@@ -28,33 +31,28 @@ def appendix_matrix_arms(source):
     return None
 
 
+APPENDIX = CONFIG.appendix
 try:
-    APPENDIX_SETTINGS = AppendixSettings.from_config(
-        config["appendix"],
-        config["seed"],
-        matrix_arms={
-            model: appendix_matrix_arms(source)
-            for model, source in config["appendix"]["matrices"].items()
-            if model in config["appendix"]["click_models"]
-        },
+    APPENDIX.check_matrix_arms(
+        {model: appendix_matrix_arms(source) for model, source in APPENDIX.matrices.items()}
     )
-except SettingsError as error:
-    sys.exit(f"Config error: {error}")
+except ConfigError as error:
+    sys.exit(f"config key {error}")
 
-APPENDIX_MODELS = list(APPENDIX_SETTINGS.click_models)
+APPENDIX_MODELS = list(APPENDIX.click_models)
 APPENDIX_MODEL_PATTERN = "|".join(APPENDIX_MODELS)
-APPENDIX_PAPER_MODEL = APPENDIX_SETTINGS.paper_click_model
+APPENDIX_PAPER_MODEL = APPENDIX.paper_click_model
 
 # The config keys each job needs (params pass only these, so a change to another key does
 # not rerun the job).
-APPENDIX_SAMPLING = APPENDIX_SETTINGS.sampling.to_config()
-APPENDIX_COUNTING = APPENDIX_SETTINGS.counting.to_config()
-APPENDIX_SOLVER = APPENDIX_SETTINGS.solver.to_config()
-APPENDIX_INTERVALS = APPENDIX_SETTINGS.intervals.to_config()
-APPENDIX_VERIFICATION = APPENDIX_SETTINGS.verification.to_config()
+APPENDIX_SAMPLING = config_keys(config["appendix"], SamplingSettings)
+APPENDIX_COUNTING = config_keys(config["appendix"], CountingSettings)
+APPENDIX_SOLVER = config_keys(config["appendix"], SolverSettings)
+APPENDIX_INTERVALS = config_keys(config["appendix"], IntervalSettings)
+APPENDIX_VERIFICATION = config_keys(config["appendix"], VerificationSettings)
 
 
 def appendix_matrix(wildcards):
     """The matrix file of a click model: a fetched data file or a path (e.g. a built matrix)."""
-    source = APPENDIX_SETTINGS.matrices[wildcards.click_model]
+    source = APPENDIX.matrices[wildcards.click_model]
     return data_path(source) if source in DATA_FILES else source

@@ -17,15 +17,25 @@ os.environ.update(PYTHONPATH=str(SRC))
 sys.path.insert(0, str(SRC))
 
 from cdbandits.datasets import DATA_FILES  # noqa: E402
-from cdbandits.workflow.config_errors import ConfigError, config_error_message  # noqa: E402
+from cdbandits.experiments.config_model import ConfigError  # noqa: E402
+from cdbandits.workflow.config import WorkflowConfig  # noqa: E402
+from cdbandits.workflow.config_errors import config_error_message  # noqa: E402
 
+
+# The schema (generated from the config models) fills in the defaults; the models then check
+# the rules across keys. Either stops the workflow before any job runs, with one line naming
+# the key of a value the code cannot run with.
 try:
     validate(config, schema="../schemas/config.schema.yaml")
 except Exception as error:
     message = config_error_message(error)
     if message is None:
         raise
-    raise ConfigError(message) from None
+    sys.exit(message)
+try:
+    CONFIG = WorkflowConfig.from_config(config)
+except ConfigError as error:
+    sys.exit(f"config key {error}")
 from cdbandits.workflow.code_dependencies import source_files  # noqa: E402
 
 CONDA_ENV = "../../envs/cdbandits.yaml"
@@ -33,6 +43,12 @@ CONDA_ENV = "../../envs/cdbandits.yaml"
 # The result notebooks (each family's rules execute its own) and their report category.
 NOTEBOOKS = Path(workflow.basedir) / "notebooks"
 NOTEBOOK_CATEGORY = "Notebooks"
+
+
+def config_keys(section, model):
+    """The keys of a config section (a mapping) that ``model`` reads, with their values: what
+    a job gets (a change to another key does not rerun it)."""
+    return {key: section[key] for key in model.model_fields if key in section}
 
 
 def library(*modules):

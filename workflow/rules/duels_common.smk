@@ -1,34 +1,19 @@
 # Helpers of workflow/rules/duels.smk (kept apart from the rules, as the linter asks): the
-# duels config parsed and checked once, the parameters of each job, the data each
-# environment reads and the library sources.
+# parameters of each job, the data each environment reads and the library sources.
 from cdbandits.experiments.duels.figures import FIGURE_NAMES as DUELS_FIGURE_NAMES  # noqa: E402
 from cdbandits.experiments.duels.environments import has_population  # noqa: E402
 from cdbandits.experiments.duels.settings import DuelsSweep  # noqa: E402
 
 DUELS = config["duels"]
-# A value the schema allows but the code rejects fails here, before any job runs.
-try:
-    DUELS_SWEEP = DuelsSweep.from_config(DUELS)
-except ValueError as _error:
-    raise ConfigError(f"config key {_error}") from None
-_unknown_data = sorted(
-    {key for env in DUELS_SWEEP.environments for key in env.data} - set(DATA_FILES)
-)
-if _unknown_data:
-    raise ConfigError(
-        f"config key duels.environments: unknown data keys {_unknown_data} "
-        "(see cdbandits.datasets.DATA_FILES)"
-    )
-
+DUELS_SWEEP = CONFIG.duels
 DUELS_ENVIRONMENT_NAMES = [environment.name for environment in DUELS_SWEEP.environments]
 # The contextual populations, whose exact winner rule solve_duels_winner solves once.
 DUELS_POPULATION_NAMES = [
     environment.name for environment in DUELS_SWEEP.environments if has_population(environment)
 ]
 DUELS_ENTRIES = {entry["name"]: entry for entry in DUELS["environments"]}
-# The keys of the sweep (the shards and the summaries); not the environments' recipes,
-# which only the build rule reads, nor the shards' runtime.
-DUELS_SWEEP_PARAMS = {key: value for key, value in DUELS.items() if key != "shard_runtime"}
+# The keys of the sweep (the shards and the summaries), not the shards' runtime.
+DUELS_SWEEP_PARAMS = config_keys(DUELS, DuelsSweep)
 # The code each job runs (a rule reruns when it changes, and only then).
 DUELS_LIBRARY = {
     room: library(f"experiments.duels.{room}", "files", "workflow.jobs")

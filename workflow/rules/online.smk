@@ -75,9 +75,9 @@ rule solve_contextual_winners:
 
 rule summarise_online:
     input:
-        runs=expand(rules.run_online_shard.output.runs, shard=range(ONLINE_SETTINGS.sweep.shards)),
+        runs=expand(rules.run_online_shard.output.runs, shard=range(ONLINE.shards)),
         curves=expand(
-            rules.run_online_shard.output.curves, shard=range(ONLINE_SETTINGS.sweep.shards)
+            rules.run_online_shard.output.curves, shard=range(ONLINE.shards)
         ),
         library=ONLINE_LIBRARY["tables"],
     output:

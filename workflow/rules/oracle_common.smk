@@ -1,25 +1,16 @@
 # Helpers of workflow/rules/oracle.smk (kept apart from the rules, as the linter asks): the
-# oracle config, checked when the workflow starts, the keys each job gets, the library files
-# the rules depend on.
+# keys each job gets, the library files the rules depend on.
 from cdbandits.experiments.oracle.detection import DetectionSettings  # noqa: E402
 from cdbandits.experiments.oracle.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
 from cdbandits.experiments.oracle.settings import (  # noqa: E402
     EXPERIMENTS as ORACLE_EXPERIMENTS,
-    OracleSettings,
     ScalingSettings,
-    SettingsError,
     SummarySettings,
     SweepSettings,
     config_subset,
 )
 
 ORACLE = config["oracle"]
-# A value the schema allows but the code rejects stops the workflow here, with one line.
-try:
-    OracleSettings.from_config(ORACLE)
-    DetectionSettings.from_config(ORACLE)
-except SettingsError as error:
-    sys.exit(f"Invalid config: {error}")
 
 ORACLE_NOTEBOOK = Path(workflow.basedir) / "notebooks" / "oracle_methods_and_bounds.ipynb"
 ORACLE_SUMMARY_TABLES = (

@@ -228,7 +228,7 @@ rule summarise_real_data_coverage:
 
 rule run_real_data_examples:
     input:
-        atp=period_data(REAL_DATA_SETTINGS.examples.atp_period),
+        atp=period_data(REAL_DATA.examples.atp_period),
         trec_dl=data_path(TREC_DL_JUDGMENTS_KEY),
         library=REAL_DATA_LIBRARY["examples"],
     output:

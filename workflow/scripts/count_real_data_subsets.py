@@ -16,7 +16,7 @@ with log_to_file(snakemake.log[0]) as log:
             "dataset": dataset,
             "series": [series.to_jsonable() for series in run.series],
             "metadata": run_metadata(
-                {"sources": sources.to_config(), "subsets": subsets.to_config()},
+                {"sources": snakemake.params.sources, "subsets": snakemake.params.subsets},
                 seeds={"seed": subsets.seed, "stream": "real_data/<data set>/<matrix>"},
             ),
         },

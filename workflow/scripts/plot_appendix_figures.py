@@ -7,7 +7,7 @@ from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    intervals = IntervalSettings.from_config(params.intervals)
+    intervals = IntervalSettings.from_config(params.intervals, "appendix")
     folders = {
         model: Path(path).parent
         for model, path in zip(params.click_models, snakemake.input.per_k, strict=True)
@@ -17,7 +17,7 @@ with log_to_file(snakemake.log[0]) as log:
         paper_model=params.paper_click_model,
         variant=params.variant,
         confidence=intervals.confidence,
-        interval=intervals.method,
+        interval=intervals.interval,
     )
     for name in FIGURE_NAMES:
         save_figure(figures[name], *snakemake.output[name])

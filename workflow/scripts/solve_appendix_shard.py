@@ -5,10 +5,10 @@ from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    sampling = SamplingSettings.from_config(params.sampling)
-    counting = CountingSettings.from_config(params.counting)
+    sampling = SamplingSettings.from_config(params.sampling, "appendix")
+    counting = CountingSettings.from_config(params.counting, "appendix")
     model, shard = snakemake.wildcards.click_model, int(snakemake.wildcards.shard)
-    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
+    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling, params.seed)
     counts = run_shard(
         P,
         plan,
@@ -29,8 +29,8 @@ with log_to_file(snakemake.log[0]) as log:
         {
             "counts": counts.to_jsonable(),
             "metadata": run_metadata(
-                {**params.sampling, **params.counting},
-                seeds={"seed": sampling.seed, "stream": f"appendix/{model}/<K>/<block>"},
+                {**params.sampling, **params.counting, "seed": params.seed},
+                seeds={"seed": params.seed, "stream": f"appendix/{model}/<K>/<block>"},
                 matrix=snakemake.input.matrix,
                 shard=shard,
             ),

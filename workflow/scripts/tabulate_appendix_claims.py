@@ -6,14 +6,14 @@ from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    intervals = IntervalSettings.from_config(params.intervals)
+    intervals = IntervalSettings.from_config(params.intervals, "appendix")
     counts = read_model_counts(params.click_models, snakemake.input.counts)
     claims = appendix_claims(
         counts,
         params.clone_ks,
         paper_model=params.paper_click_model,
         confidence=intervals.confidence,
-        method=intervals.method,
+        method=intervals.interval,
         solver=params.solver,
     )
     failing = claims.loc[~claims["holds"].astype(bool), ["click_model", "claim"]]

@@ -15,26 +15,26 @@ from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    sampling = SamplingSettings.from_config(params.sampling)
-    solver = SolverSettings.from_config(params.solver)
-    verification = VerificationSettings.from_config(params.verification)
+    sampling = SamplingSettings.from_config(params.sampling, "appendix")
+    solver = SolverSettings.from_config(params.solver, "appendix")
+    verification = VerificationSettings.from_config(params.verification, "appendix")
     model = snakemake.wildcards.click_model
-    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling)
+    P, plan = sampled_matrix(snakemake.input.matrix, model, sampling, params.seed)
     picks = verification_picks(
         P,
         plan,
-        verification.uniform,
-        verification.no_condorcet,
-        verification_rng(sampling.seed, model),
+        verification.verify_uniform,
+        verification.verify_no_condorcet,
+        verification_rng(params.seed, model),
     )
     table = verify_against_reference(
         P,
         plan,
         picks,
-        weight_tol=verification.weight_tol,
+        weight_tol=verification.verify_weight_tol,
         solver=solver.solver,
     )
-    summary = verification_summary(table, verification.weight_tol)
+    summary = verification_summary(table, verification.verify_weight_tol)
     log.info(
         "%s: batched solver agrees with cvxpy on %d of %d matrices",
         model,
@@ -51,8 +51,8 @@ with log_to_file(snakemake.log[0]) as log:
         {
             **summary,
             "metadata": run_metadata(
-                {**params.sampling, **params.solver, **params.verification},
-                seeds={"seed": sampling.seed, "stream": f"appendix-verification/{model}"},
+                {**params.sampling, **params.solver, **params.verification, "seed": params.seed},
+                seeds={"seed": params.seed, "stream": f"appendix-verification/{model}"},
                 matrix=snakemake.input.matrix,
             ),
         },

@@ -9,7 +9,7 @@ from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
     params = snakemake.params
-    intervals = IntervalSettings.from_config(params.intervals)
+    intervals = IntervalSettings.from_config(params.intervals, "appendix")
     models = params.click_models
     per_k = {m: pd.read_csv(path) for m, path in zip(models, snakemake.input.per_k, strict=True)}
     verification = {}
@@ -24,7 +24,7 @@ with log_to_file(snakemake.log[0]) as log:
         paper_model=params.paper_click_model,
         variant=params.variant,
         confidence=intervals.confidence,
-        method=intervals.method,
+        method=intervals.interval,
     )
     write_text(snakemake.output.readme, text)
     log.info("%s: %d lines", snakemake.output.readme, text.count("\n"))

@@ -2,23 +2,15 @@
 
 Snakemake's own message for a schema violation prints the whole schema and config (thousands
 of lines for this workflow) around the one line that matters. :func:`config_error_message`
-turns the validation error into that line: the config key, the value and what was expected.
+turns the validation error into that line: the config key, the value and what was expected,
+in the form of the config models' :class:`~cdbandits.experiments.config_model.ConfigError`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from ..experiments.config_model import key_path
 
-__all__ = ["ConfigError", "config_error_message"]
-
-
-class ConfigError(ValueError):
-    """The workflow's config breaks the schema or a rule's constraint."""
-
-
-def _where(path: Any) -> str:
-    key = ".".join(str(part) for part in path)
-    return f"config key {key}" if key else "config"
+__all__ = ["config_error_message"]
 
 
 def config_error_message(error: BaseException) -> str | None:
@@ -37,7 +29,8 @@ def config_error_message(error: BaseException) -> str | None:
         return None
     # The most specific error (deepest path) is the most useful one.
     best = jsonschema.exceptions.best_match([violation, *violation.context]) or violation
+    where = f"config key {key_path(*best.absolute_path)}" if best.absolute_path else "config"
     if best.validator == "additionalProperties":
         allowed = sorted(best.schema.get("properties", {}))
-        return f"{_where(best.absolute_path)}: {best.message}; allowed keys: {', '.join(allowed)}"
-    return f"{_where(best.absolute_path)}: {best.message}"
+        return f"{where}: {best.message}; allowed keys: {', '.join(allowed)}"
+    return f"{where}: {best.message}"

@@ -30,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 
 def sampled_matrix(
-    path: str | os.PathLike[str], matrix_name: str, sampling: SamplingSettings
+    path: str | os.PathLike[str], matrix_name: str, sampling: SamplingSettings, seed: int
 ) -> tuple[NDArray[np.float64], SamplingPlan]:
     """A click model's matrix (skew form, either convention on disk) and its sampling plan.
 
@@ -41,14 +41,16 @@ def sampled_matrix(
     matrix_name : str
         The name that seeds the plan's streams (the workflow uses the click model).
     sampling : SamplingSettings
-        Subset sizes, samples per size and seed.
+        Subset sizes and samples per size.
+    seed : int
+        The master seed.
 
     Returns
     -------
     (P, plan) : the skew-form matrix and :meth:`SamplingSettings.plan` for its size.
     """
     P = as_skew(load_matrix(path), "auto")
-    return P, sampling.plan(matrix_name, P.shape[0])
+    return P, sampling.plan(matrix_name, P.shape[0], seed)
 
 
 def run_shard(

@@ -1,39 +1,47 @@
-"""The ``appendix`` section of the config, parsed once into typed, frozen settings.
+"""The ``appendix`` config section: one typed model of every key and its rules.
 
-:meth:`AppendixSettings.from_config` reads the whole section (the workflow does so when it
-starts) and makes every check the code would otherwise make only in a job: the paper's
-click model is among the computed ones, every click model has a matrix, every size K fits
-every matrix whose size is known, the verification has at least one matrix, the reference's
-cvxpy solver is installed. A failure is a :class:`SettingsError` whose one-line message names the
-config key. The parts a single job needs (:class:`SamplingSettings`,
-:class:`SolverSettings`, :class:`IntervalSettings`, :class:`VerificationSettings`) are
-built from just their keys (``from_config``) and give them back (``to_config``), so a rule
-passes only those keys and a job rebuilds exactly these settings.
+The section is made of the key groups the jobs read (a rule passes a job only its group's
+keys, so changing another key does not rerun it): :class:`SamplingSettings`,
+:class:`CountingSettings`, :class:`SolverSettings`, :class:`IntervalSettings` and
+:class:`VerificationSettings`; :class:`AppendixSection` adds the click models and their
+matrices, with the rules across keys. No size K may exceed the arms of a click model's
+matrix: :meth:`AppendixSection.check_matrix_arms` checks the sizes known when the workflow
+starts, :meth:`SamplingSettings.plan` the others when the matrix is read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
 
 from ...datasets import DATA_FILES
-from ...reference import check_solver_name
-from ...winners import COPELAND_VARIANTS, CopelandVariant
+from ...stats import IntervalMethod
+from ...winners import CopelandVariant
+from ..config_model import (
+    ConfigError,
+    ConfigModel,
+    CvxpySolver,
+    NonNegativeInt,
+    PositiveInt,
+    Probability,
+    distinct,
+    rule,
+)
 
 if TYPE_CHECKING:
-    from ...stats import IntervalMethod
     from .sampling import SamplingPlan
 
 __all__ = [
     "MSLR_RANKERS",
     "PUBLISHED_MATRIX_ARMS",
-    "AppendixSettings",
+    "AppendixSection",
     "CountingSettings",
     "IntervalSettings",
+    "PublishedMatrix",
     "SamplingSettings",
-    "SettingsError",
     "SolverSettings",
     "VerificationSettings",
 ]
@@ -41,332 +49,160 @@ __all__ = [
 #: Feature rankers of the MSLR-WEB data: the size of a matrix over all of them.
 MSLR_RANKERS = 136
 
-#: Arms of the published preference matrices of :data:`cdbandits.datasets.DATA_FILES`
-#: (fixed by their pinned sha256; checked against the files by the tests).
-PUBLISHED_MATRIX_ARMS: dict[str, int] = {
-    "mslr_informational": MSLR_RANKERS,
-    "mslr_navigational": MSLR_RANKERS,
-    "mslr_perfect": MSLR_RANKERS,
-}
+#: The published preference matrices of :data:`cdbandits.datasets.DATA_FILES`.
+PublishedMatrix = Literal["mslr_informational", "mslr_navigational", "mslr_perfect"]
+
+#: Arms of each published matrix (fixed by its pinned sha256; the tests check the files).
+PUBLISHED_MATRIX_ARMS: dict[str, int] = dict.fromkeys(PublishedMatrix.__args__, MSLR_RANKERS)
+
+ClickModelName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
-class SettingsError(ValueError):
-    """A config value the appendix cannot run with; the message names the config key."""
+class SamplingSettings(ConfigModel):
+    """Which sub-matrices are sampled (with the config's master ``seed``)."""
 
+    ks: distinct(PositiveInt) | None = None
+    """Sub-matrix sizes K; null means every K from 2 to the number of rankers (136 for
+    MSLR), the paper's range. The full grid is kept rather than a thinned one: it costs
+    seconds (about 3 microseconds per matrix) and resolves every curve where it bends (Fig. 1
+    declines over the whole range, Fig. 2 dips near K = 100, support size 5 peaks between
+    K = 40 and 100). Near K = 136 few distinct subsets exist (C(136, K)), so samples repeat
+    there; sampling stays uniform. No K may exceed the rankers of a click model's matrix:
+    checked when the workflow starts for the published matrices, matrices built by the
+    LETOR rules and existing files, else when the matrix is read. How the claims depend on
+    the grid is in results/appendix/k_grid.md."""
 
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise SettingsError(message)
-
-
-@dataclass(frozen=True)
-class SamplingSettings:
-    """Which sub-matrices are sampled (config keys ``appendix.ks``, ``appendix.samples_per_k``
-    and the top-level ``seed``).
-
-    Attributes
-    ----------
-    ks : tuple of int or None
-        Subset sizes; None means every K from 2 to the matrix's number of arms.
-    samples_per_k : int
-        Subsets per size.
-    seed : int
-        Master seed.
-    """
-
-    ks: tuple[int, ...] | None
-    samples_per_k: int
-    seed: int
-
-    def __post_init__(self) -> None:
-        if self.ks is not None:
-            _require(len(self.ks) > 0, "appendix.ks: give at least one size K, or null")
-            _require(
-                min(self.ks) >= 1, f"appendix.ks: sizes must be at least 1, got {list(self.ks)}"
-            )
-            _require(
-                len(set(self.ks)) == len(self.ks),
-                f"appendix.ks: sizes must be distinct, got {list(self.ks)}",
-            )
-        _require(
-            self.samples_per_k >= 1,
-            f"appendix.samples_per_k: must be at least 1, got {self.samples_per_k}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> SamplingSettings:
-        """From the keys ``ks``, ``samples_per_k`` and ``seed``."""
-        ks = mapping["ks"]
-        return cls(
-            ks=None if ks is None else tuple(int(k) for k in ks),
-            samples_per_k=int(mapping["samples_per_k"]),
-            seed=int(mapping["seed"]),
-        )
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from."""
-        ks = None if self.ks is None else list(self.ks)
-        return {"ks": ks, "samples_per_k": self.samples_per_k, "seed": self.seed}
+    samples_per_k: PositiveInt = 7500
+    """Random sub-matrices per K (uniform K-subsets without replacement, in blocks of 1000
+    with their own random streams). 7500 x 135 sizes = 1,012,500 matrices per click model,
+    over the paper's "over a million"; a per-K proportion then has a 95% interval at most
+    1.2 percentage points wide on either side."""
 
     def check_fits(self, n_arms: int, what: str) -> None:
-        """Raise :class:`SettingsError` if a size K exceeds ``n_arms`` (the arms of ``what``)."""
+        """Raise :class:`ConfigError` if a size K exceeds ``n_arms`` (the arms of ``what``)."""
         too_large = [k for k in self.ks or () if k > n_arms]
-        _require(
-            not too_large,
-            f"appendix.ks: K = {', '.join(map(str, too_large))} exceeds the {n_arms} arms "
-            f"of {what}",
-        )
+        if too_large:
+            raise ConfigError(
+                f"K = {', '.join(map(str, too_large))} exceeds the {n_arms} arms of {what}",
+                "appendix.ks",
+            )
 
-    def plan(self, matrix_name: str, n_arms: int) -> SamplingPlan:
+    def plan(self, matrix_name: str, n_arms: int, seed: int) -> SamplingPlan:
         """The sampling plan of the ``n_arms``-arm matrix called ``matrix_name``."""
-        # Imported here: the workflow parses settings at start-up, without numba.
-        from .sampling import SamplingPlan
+        from .sampling import SamplingPlan  # numba: not needed to parse the config
 
         self.check_fits(n_arms, f"the matrix {matrix_name!r}")
-        return SamplingPlan.build(matrix_name, n_arms, self.ks, self.samples_per_k, self.seed)
+        return SamplingPlan.build(matrix_name, n_arms, self.ks, self.samples_per_k, seed)
 
 
-@dataclass(frozen=True)
-class SolverSettings:
-    """The cvxpy solver of the reference (``appendix.solver``).
+class CountingSettings(ConfigModel):
+    """How a click model's sampled matrices are split into jobs and counted."""
 
-    The sampled matrices themselves are solved by the compiled batched solver, which has no
-    options; the reference (:func:`cdbandits.winners.reference_von_neumann_winner`)
-    re-solves the verification's sample and the worked examples of the claims.
+    shards: PositiveInt = 2
+    """Jobs per click model for sampling and solving (blocks are dealt round-robin; the
+    results do not depend on this number)."""
 
-    Attributes
-    ----------
-    solver : str or None
-        cvxpy LP solver of the reference (None: cvxpy's default).
-    """
-
-    solver: str | None
-
-    def __post_init__(self) -> None:
-        if self.solver is not None:
-            try:
-                check_solver_name(self.solver)
-            except ValueError as error:
-                raise SettingsError(f"appendix.solver: {error}") from None
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> SolverSettings:
-        """From the key ``solver``."""
-        solver = mapping["solver"]
-        return cls(None if solver is None else str(solver))
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from."""
-        return {"solver": self.solver}
+    copeland_variant: CopelandVariant = "wins"
+    """Copeland score of the statistics (cdbandits.winners.COPELAND_VARIANTS); the paper's
+    first variant, #{j: P(i,j) > 0}, by default."""
 
 
-@dataclass(frozen=True)
-class CountingSettings:
-    """How a click model's sampled matrices are split into jobs and counted
-    (``appendix.shards``, ``appendix.copeland_variant``).
+class SolverSettings(ConfigModel):
+    """The cvxpy solver of the reference (cdbandits.reference)."""
 
-    Attributes
-    ----------
-    shards : int
-        Jobs per click model (the counts do not depend on it).
-    copeland_variant : {"wins", "wins_or_ties", "wins_minus_losses"}
-        Copeland score of the statistics (:data:`cdbandits.winners.COPELAND_VARIANTS`).
-    """
-
-    shards: int
-    copeland_variant: CopelandVariant
-
-    def __post_init__(self) -> None:
-        _require(self.shards >= 1, f"appendix.shards: must be at least 1, got {self.shards}")
-        _require(
-            self.copeland_variant in COPELAND_VARIANTS,
-            f"appendix.copeland_variant: must be one of {COPELAND_VARIANTS}, "
-            f"got {self.copeland_variant!r}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> CountingSettings:
-        """From the keys ``shards`` and ``copeland_variant``."""
-        return cls(int(mapping["shards"]), mapping["copeland_variant"])
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from."""
-        return {"shards": self.shards, "copeland_variant": self.copeland_variant}
+    solver: CvxpySolver | None = None
+    """cvxpy LP solver of the reference, which re-solves the verification's sample and the
+    worked examples of the claims; the sampled matrices themselves are solved by the
+    compiled batched solver, which has no options. null lets cvxpy choose its default
+    (Clarabel). Must be installed."""
 
 
-@dataclass(frozen=True)
-class IntervalSettings:
-    """The binomial intervals of every proportion (``appendix.confidence``, ``.interval``).
+class IntervalSettings(ConfigModel):
+    """The binomial intervals of every proportion."""
 
-    Attributes
-    ----------
-    confidence : float
-        Coverage, in (0, 1).
-    method : {"clopper-pearson", "wilson"}
-        Interval method of :func:`cdbandits.stats.binomial_interval` (which rejects others).
-    """
+    interval: IntervalMethod = "clopper-pearson"
+    """Binomial confidence interval of every proportion: exact Clopper-Pearson
+    (conservative; sensible for the rare events of the claims) or Wilson score."""
 
-    confidence: float
-    method: IntervalMethod
-
-    def __post_init__(self) -> None:
-        _require(
-            0 < self.confidence < 1,
-            f"appendix.confidence: must lie in (0, 1), got {self.confidence}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> IntervalSettings:
-        """From the keys ``confidence`` and ``interval``."""
-        return cls(float(mapping["confidence"]), mapping["interval"])
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from."""
-        return {"confidence": self.confidence, "interval": self.method}
+    confidence: Probability = 0.95
+    """Coverage of the confidence intervals."""
 
 
-@dataclass(frozen=True)
-class VerificationSettings:
-    """How many sampled matrices the cvxpy reference re-solves, and the accepted difference.
+class VerificationSettings(ConfigModel):
+    """How many sampled matrices the cvxpy reference re-solves, and the accepted difference."""
 
-    Attributes
-    ----------
-    uniform : int
-        Matrices drawn uniformly (``appendix.verify_uniform``), at least 1 so that the
-        verification never comes out empty.
-    no_condorcet : int
-        Matrices drawn among those without a Condorcet winner, whose vNW needs an LP
-        (``appendix.verify_no_condorcet``).
-    weight_tol : float
-        Largest accepted weight difference (``appendix.verify_weight_tol``).
-    """
+    verify_uniform: PositiveInt = 1000
+    """Sampled matrices per click model, drawn uniformly, re-solved with the cvxpy reference
+    by the verification rule; at least 1, as the no-Condorcet stratum can be empty."""
 
-    uniform: int
-    no_condorcet: int
-    weight_tol: float
+    verify_no_condorcet: NonNegativeInt = 1000
+    """Further sampled matrices per click model, drawn uniformly among those without a
+    Condorcet winner, whose von Neumann winner needs an LP (the batched solver's simplex or
+    interior point path; at small K most sub-matrices have a Condorcet winner, which tests
+    little), re-solved with the cvxpy reference."""
 
-    def __post_init__(self) -> None:
-        _require(
-            self.uniform >= 1,
-            f"appendix.verify_uniform: must be at least 1 (the no-Condorcet stratum can be "
-            f"empty, and the verification needs a matrix), got {self.uniform}",
-        )
-        _require(
-            self.no_condorcet >= 0,
-            f"appendix.verify_no_condorcet: must be at least 0, got {self.no_condorcet}",
-        )
-        _require(
-            self.weight_tol > 0,
-            f"appendix.verify_weight_tol: must be positive, got {self.weight_tol}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> VerificationSettings:
-        """From the keys ``verify_uniform``, ``verify_no_condorcet``, ``verify_weight_tol``."""
-        return cls(
-            int(mapping["verify_uniform"]),
-            int(mapping["verify_no_condorcet"]),
-            float(mapping["verify_weight_tol"]),
-        )
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from."""
-        return {
-            "verify_uniform": self.uniform,
-            "verify_no_condorcet": self.no_condorcet,
-            "verify_weight_tol": self.weight_tol,
-        }
+    verify_weight_tol: float = Field(1.0e-8, gt=0)
+    """Largest accepted difference between a batched and a reference weight; the
+    verification agrees when every support is equal and no weight differs by more."""
 
 
-@dataclass(frozen=True)
-class AppendixSettings:
-    """The whole ``appendix`` section, checked across keys.
+class AppendixSection(
+    VerificationSettings, SolverSettings, IntervalSettings, CountingSettings, SamplingSettings
+):
+    """Appendices A and B at the paper's scale: random K-ranker sub-matrices of each click
+    model's preference matrix, their certified von Neumann winners (batched solver,
+    cdbandits.batched), per-K statistics with binomial confidence intervals, a verification
+    against the cvxpy reference, the claims table and its K-grid sensitivity, the README's
+    account (results/appendix/readme.md) and Figures 1-4 (cdbandits.experiments.appendix)."""
 
-    Attributes
-    ----------
-    click_models : tuple of str
-        Click models to run, the paper's first.
-    matrices : dict of str to str
-        Matrix source of every click model: a key of :data:`cdbandits.datasets.DATA_FILES`
-        or a matrix file path.
-    paper_click_model : str
-        The click model of the paper's experiments.
-    sampling : SamplingSettings
-    counting : CountingSettings
-    solver : SolverSettings
-    intervals : IntervalSettings
-    verification : VerificationSettings
-    matrix_arms : dict of str to int
-        Arms of the click models' matrices whose size is known before any job runs.
-    """
+    click_models: distinct(ClickModelName) = ("informational", "navigational", "perfect")
+    """Click models to run, each with a matrix in 'matrices'. Their names label the outputs
+    (results/appendix/<click model>/) and seed the sampling, so the same name, K and seed
+    give the same subsets whatever the matrix source."""
 
-    click_models: tuple[str, ...]
-    matrices: dict[str, str]
-    paper_click_model: str
-    sampling: SamplingSettings
-    counting: CountingSettings
-    solver: SolverSettings
-    intervals: IntervalSettings
-    verification: VerificationSettings
-    matrix_arms: dict[str, int] = field(default_factory=dict)
+    matrices: dict[str, str] = {
+        "informational": "mslr_informational",
+        "navigational": "mslr_navigational",
+        "perfect": "mslr_perfect",
+    }
+    """Preference matrix of every click model: a key of cdbandits.datasets (fetched and
+    checked against its sha256) or the path of a matrix file in any format of
+    cdbandits.matrix_io and either convention (e.g. a matrix built from LETOR data by
+    another rule, which then runs first)."""
 
-    def __post_init__(self) -> None:
-        _require(len(self.click_models) > 0, "appendix.click_models: give at least one")
-        _require(
-            self.paper_click_model in self.click_models,
-            f"appendix.paper_click_model: {self.paper_click_model!r} is not among "
-            f"appendix.click_models {list(self.click_models)}",
-        )
+    paper_click_model: str = "informational"
+    """The click model of the paper's experiments; listed first in the claims table and
+    marked in the figures. Must be one of 'click_models'."""
+
+    @rule("paper_click_model", "click_models")
+    def _paper_model_is_run(self) -> None:
+        if self.paper_click_model not in self.click_models:
+            raise ConfigError(
+                f"{self.paper_click_model!r} is not among appendix.click_models "
+                f"{list(self.click_models)}",
+                "paper_click_model",
+            )
+
+    @rule("click_models", "matrices")
+    def _every_model_has_a_matrix(self) -> None:
         for model in self.click_models:
-            _require(
-                model in self.matrices,
-                f"appendix.matrices: no matrix for the click model {model!r} of "
-                f"appendix.click_models (given for: {', '.join(sorted(self.matrices))})",
-            )
+            if model not in self.matrices:
+                raise ConfigError(
+                    f"no matrix for the click model {model!r} of appendix.click_models "
+                    f"(given for: {', '.join(sorted(self.matrices))})",
+                    "matrices",
+                )
             source = self.matrices[model]
-            _require(
-                source in DATA_FILES or Path(source).suffix != "",
-                f"appendix.matrices.{model}: {source!r} is neither a data key "
-                f"({', '.join(sorted(PUBLISHED_MATRIX_ARMS))}) nor a matrix file path",
-            )
-            if model in self.matrix_arms:
-                self.sampling.check_fits(
-                    self.matrix_arms[model], f"the matrix of click model {model!r} ({source})"
+            if source not in DATA_FILES and Path(source).suffix == "":
+                raise ConfigError(
+                    f"{source!r} is neither a data key ({', '.join(PUBLISHED_MATRIX_ARMS)}) "
+                    "nor a matrix file path",
+                    f"matrices.{model}",
                 )
 
-    @classmethod
-    def from_config(
-        cls,
-        section: Mapping[str, Any],
-        seed: int,
-        matrix_arms: Mapping[str, int | None] | None = None,
-    ) -> AppendixSettings:
-        """Parse and check the ``appendix`` section.
-
-        Parameters
-        ----------
-        section : mapping
-            The config's ``appendix`` section (schema defaults filled in).
-        seed : int
-            The config's master ``seed``.
-        matrix_arms : mapping of str to int or None, optional
-            Arms of the matrix of each click model where known (None or missing: unknown,
-            checked when the matrix is read).
-
-        Raises
-        ------
-        SettingsError
-            With a one-line message naming the config key.
-        """
-        known = {model: int(n) for model, n in (matrix_arms or {}).items() if n is not None}
-        return cls(
-            click_models=tuple(section["click_models"]),
-            matrices={str(model): str(source) for model, source in section["matrices"].items()},
-            paper_click_model=section["paper_click_model"],
-            sampling=SamplingSettings.from_config({**section, "seed": seed}),
-            counting=CountingSettings.from_config(section),
-            solver=SolverSettings.from_config(section),
-            intervals=IntervalSettings.from_config(section),
-            verification=VerificationSettings.from_config(section),
-            matrix_arms=known,
-        )
+    def check_matrix_arms(self, matrix_arms: Mapping[str, int | None]) -> None:
+        """Check the sizes K against the arms of each click model's matrix where known."""
+        for model, n_arms in matrix_arms.items():
+            if n_arms is not None and model in self.click_models:
+                what = f"the matrix of click model {model!r} ({self.matrices[model]})"
+                self.check_fits(n_arms, what)

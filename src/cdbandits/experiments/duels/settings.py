@@ -1,7 +1,6 @@
-"""The workflow's ``duels`` config section, parsed once into typed, frozen dataclasses.
+"""The ``duels`` config section: one typed model of every key, and the runs it makes.
 
-An *environment* (:class:`DuelsEnvironment`) is a preference matrix built from public data
-by one of three recipes (``kind``):
+An *environment* (:class:`DuelsEnvironment`) is built by one of five recipes (``kind``):
 
 * ``"matrix"``: a published preference matrix file (the MSLR ranker matrices, the arXiv
   6-ranker matrix), all its arms or, with ``arms`` set, a random subset of ``arms`` arms
@@ -10,195 +9,182 @@ by one of three recipes (``kind``):
   wins in the given years' result files (:mod:`cdbandits.comparisons`);
 * ``"preflib"``: the majority matrix of a PrefLib election (share of voters ranking ``i``
   above ``j``);
-* ``"contextual"``: a synthetic linear-utility contextual environment
-  (:mod:`.contextual`): ``contexts`` contexts of ``actions`` arms with ``features``
-  features each, and a class of ``policies`` linear argmax policies over which the regret
-  (eq. rd1) and the contextual von Neumann winner are exact. The contextual algorithms
-  (:data:`CONTEXTUAL_ALGORITHMS`) run only here, next to the K-armed ones, which see no
-  context; ``horizon`` (one of the leaderboard horizons) may shorten its runs;
-* ``"online"``: an environment of the online family (:mod:`cdbandits.experiments.online`)
-  with its policy class: ``setting`` ``"synthetic"`` (intransitive population, random
-  linear policies), ``"supervised"`` (a scikit-learn dataset, decision stumps) or ``"mslr"``
-  (the per-query MSLR matrices, decision stumps), with ``parameters`` the keys of that
-  ``online.<setting>`` section (:data:`ONLINE_DEFAULTS` for those not given), and
-  ``components``, the dimension the arm features of CoLSTIM, MaxInP and DBGD project the
-  contexts to (:mod:`.contextual`). Like ``"contextual"`` it is contextual: every algorithm
-  runs on it. ``setting: "adversarial"`` is the online family's adaptive adversary (random
-  linear policies over Gaussian contexts, parameters those of ``online.adversarial``): its
-  matrices depend on the learner's past duels, so every algorithm plays it round by round
-  and it is ranked by rd1 in hindsight, having no von Neumann winner
-  (:mod:`.adversarial`).
+* ``"contextual"``: a synthetic linear-utility contextual environment (:mod:`.contextual`)
+  with a class of linear argmax policies over which the regret (eq. rd1) and the contextual
+  von Neumann winner are exact; the contextual algorithms (:data:`CONTEXTUAL_ALGORITHMS`)
+  run only on contextual environments, next to the K-armed ones, which see no context;
+* ``"online"``: an environment of the online family with its policy class
+  (:mod:`cdbandits.experiments.online`, ``parameters`` as in its ``online.<setting>``
+  section). The adaptive adversary (``setting: adversarial``) depends on the learner's past
+  duels: every algorithm plays it round by round, and it is ranked by rd1 in hindsight,
+  having no von Neumann winner (:mod:`.adversarial`).
 
-:class:`DuelsSweep` is the whole section: the environments, the algorithms of
-:mod:`cdbandits.karmed`, the horizon, seeds, shards, the horizons of the leaderboard and
-optional horizon caps that shorten the runs of chosen algorithms at large ``K`` (none
-by default). Every error names the config key, e.g. ``duels.leaderboard_horizons: 200000 exceeds
-duels.horizon = 100000``.
+:class:`DuelsSweep` is the section without the jobs' runtime: the environments, the
+algorithms, horizon, seeds, shards, the leaderboard's horizons and optional horizon caps that
+shorten chosen algorithms' runs at large ``K``; it deals the runs (:class:`Task`) to shards.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import cached_property
+from typing import Annotated, Any, Literal, get_args
 
-from ..online.settings import (
-    AdversarialParameters,
-    EnvironmentParameters,
-    MslrParameters,
-    SupervisedParameters,
-    SyntheticParameters,
+from pydantic import AfterValidator, Field, ValidationError, WithJsonSchema, model_validator
+
+from ...datasets import DATA_FILES
+from ..config_model import (
+    Actions,
+    ConfigError,
+    ConfigModel,
+    Horizons,
+    PositiveInt,
+    config_error,
+    distinct,
+    not_filled_in,
+    rule,
 )
+from ..online.settings import PARAMETERS, AdversarialParameters, EnvironmentParameters
 
 __all__ = [
     "ALGORITHMS",
     "CONTEXTUAL_ALGORITHMS",
-    "ENVIRONMENT_KINDS",
-    "ONLINE_DEFAULTS",
-    "ONLINE_SETTINGS",
+    "DuelAlgorithm",
     "DuelsEnvironment",
+    "DuelsSection",
     "DuelsSweep",
-    "EnvironmentKind",
     "HorizonCap",
     "Task",
 ]
 
-#: The K-armed algorithms of :mod:`cdbandits.karmed` (its ``ALGORITHMS`` keys, in its order;
-#: kept here so that parsing the config does not compile anything).
-ALGORITHMS: tuple[str, ...] = (
-    "rucb",
-    "merge_rucb",
-    "ccb",
-    "rmed1",
-    "dts",
-    "merge_dts",
-    "self_sparring",
-    "sparring_exp3_karmed",
-    "versatile_db",
-)
-
-#: The algorithms that use the context, run on the contextual environments only: the paper's
-#: SparringEXP4.P and explore-then-exploit (SparringFPL), CoLSTIM, MaxInP and DBGD.
-CONTEXTUAL_ALGORITHMS: tuple[str, ...] = (
-    "sparring_exp4p",
-    "explore_exploit_fpl",
-    "colstim",
-    "maxinp",
-    "dbgd",
-)
+#: The K-armed algorithms of :mod:`cdbandits.karmed` (its ``ALGORITHMS`` keys, in its order).
+KArmedAlgorithm = Literal[
+    "rucb", "merge_rucb", "ccb", "rmed1", "dts", "merge_dts", "self_sparring",
+    "sparring_exp3_karmed", "versatile_db",
+]  # fmt: skip
+#: The algorithms that use the context: the paper's SparringEXP4.P and explore-then-exploit
+#: (SparringFPL), CoLSTIM, MaxInP and DBGD.
+ContextualAlgorithm = Literal["sparring_exp4p", "explore_exploit_fpl", "colstim", "maxinp", "dbgd"]
+DuelAlgorithm = Literal[KArmedAlgorithm, ContextualAlgorithm]
+ALGORITHMS: tuple[str, ...] = get_args(KArmedAlgorithm)
+CONTEXTUAL_ALGORITHMS: tuple[str, ...] = get_args(ContextualAlgorithm)
 
 EnvironmentKind = Literal["matrix", "atp", "preflib", "contextual", "online"]
-ENVIRONMENT_KINDS: tuple[EnvironmentKind, ...] = (
-    "matrix",
-    "atp",
-    "preflib",
-    "contextual",
-    "online",
-)
 
-#: The online settings an ``"online"`` environment may use, with the defaults of their
-#: parameters (those of the ``online`` section's defaults).
-ONLINE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "synthetic": {
-        "n_actions": 3,
-        "n_policies": 100,
-        "n_features": 5,
-        "n_contexts": 200,
-        "intransitivity": 0.8,
-    },
-    "supervised": {"dataset": "wine", "margin": 0.6, "n_bins": 4},
-    "mslr": {"matrices": "results/letor/per_query/sample_informational.npz", "n_bins": 2},
-    "adversarial": {
-        "n_actions": 3,
-        "n_policies": 1000,
-        "n_features": 5,
-        "n_contexts": 50,
-        "margin": 0.8,
-    },
+#: The keys each kind of environment needs, and those it may take, besides name, kind, title.
+_REQUIRED_KEYS = {
+    "matrix": ("data",),
+    "atp": ("data", "players"),
+    "preflib": ("data",),
+    "contextual": ("contexts", "actions", "features", "policies"),
+    "online": ("setting",),
 }
-ONLINE_SETTINGS: tuple[str, ...] = tuple(ONLINE_DEFAULTS)
-
-#: Default of an online environment's ``components``.
-DEFAULT_COMPONENTS = 5
-
-_CONTEXTUAL_KEYS = ("contexts", "actions", "features", "policies", "horizon")
-_ONLINE_KEYS = ("setting", "parameters", "components", "horizon")
-
-_NAME = re.compile(r"[a-z0-9_]+")
+_OPTIONAL_KEYS = {
+    "matrix": ("arms",),
+    "atp": (),
+    "preflib": (),
+    "contextual": ("horizon",),
+    "online": ("parameters", "components", "horizon"),
+}
 
 
-class _ConfigError(ValueError):
-    """A config value the code rejects; the message starts with the config key."""
+def _known_data_key(key: str) -> str:
+    if key not in DATA_FILES:
+        raise ConfigError(f"unknown data key {key!r} (see cdbandits.datasets.DATA_FILES)")
+    return key
 
 
-def _integer(key: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _ConfigError(f"{key}: expected an integer >= {minimum}; got {value!r}")
-    return value
+class DuelsEnvironment(ConfigModel):
+    """One environment (see the module docstring)."""
 
+    name: Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]
+    """Identifier (lower case, digits, _)."""
 
-def _known_algorithms(key: str, names: Sequence[str]) -> tuple[str, ...]:
-    known = ALGORITHMS + CONTEXTUAL_ALGORITHMS
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise _ConfigError(f"{key}: unknown algorithms {unknown}; known: {list(known)}")
-    if len(set(names)) != len(names):
-        raise _ConfigError(f"{key}: algorithms repeat: {list(names)}")
-    return tuple(names)
-
-
-def _title(entry: Mapping[str, Any], key: str, name: str) -> str:
-    title = entry.get("title", name)
-    if not isinstance(title, str) or not title:
-        raise _ConfigError(f"{key}.title: expected a non-empty string; got {title!r}")
-    return title
-
-
-@dataclass(frozen=True)
-class DuelsEnvironment:
-    """One environment (see the module docstring).
-
-    Attributes
-    ----------
-    name : str
-        Identifier in tables and file names (lower case, digits, ``_``).
-    kind : {"matrix", "atp", "preflib", "contextual"}
-    data : tuple of str
-        Keys of :data:`cdbandits.datasets.DATA_FILES` the environment is built from (none
-        for a contextual environment).
-    title : str
-        What a reader sees in figures and tables.
-    arms : int or None
-        ``"matrix"`` only: size of the random subset drawn for every seed (None: all arms).
-    players : int or None
-        ``"atp"`` only: how many players (most match wins first).
-    contexts, actions, features, policies : int or None
-        ``"contextual"`` only: number of contexts, arms per context, features per arm, and
-        policies in the class.
-    horizon : int or None
-        ``"contextual"`` and ``"online"`` only: rounds of its runs (None: the sweep's
-        horizon).
-    online : EnvironmentParameters or None
-        ``"online"`` only: the online setting and its parameters (synthetic, supervised,
-        mslr or adversarial).
-    components : int or None
-        ``"online"`` only: the contexts' dimension in the arm features.
-    """
-
-    name: str
     kind: EnvironmentKind
-    data: tuple[str, ...]
-    title: str
-    arms: int | None = None
-    players: int | None = None
-    contexts: int | None = None
-    actions: int | None = None
-    features: int | None = None
-    policies: int | None = None
-    horizon: int | None = None
-    online: EnvironmentParameters | None = None
-    components: int | None = None
+    """How the environment is built."""
+
+    title: str | None = None
+    """Title in figures and tables (the name when absent)."""
+
+    data: tuple[Annotated[str, AfterValidator(_known_data_key)], ...] = ()
+    """Data keys of the files read (keys of cdbandits.datasets.DATA_FILES; one, except for
+    atp; none for contextual and online)."""
+
+    arms: Annotated[int, Field(ge=2)] | None = None
+    """matrix only, a random subset of this many arms per seed (all arms when absent)."""
+
+    players: Annotated[int, Field(ge=2)] | None = None
+    """atp only, the players with the most match wins (every pair must have met)."""
+
+    contexts: PositiveInt | None = None
+    """contextual only, contexts."""
+
+    actions: Actions | None = None
+    """contextual only, arms per context."""
+
+    features: PositiveInt | None = None
+    """contextual only, features per arm."""
+
+    policies: PositiveInt | None = None
+    """contextual only, linear argmax policies in the class."""
+
+    horizon: Annotated[int, Field(ge=2)] | None = None
+    """contextual and online only, rounds of its runs, one of duels.leaderboard_horizons
+    (default duels.horizon)."""
+
+    setting: Literal["synthetic", "supervised", "mslr", "adversarial"] | None = None
+    """online only, which setting of the online family: synthetic (intransitive population,
+    random linear argmax policies), supervised (a scikit-learn dataset turned into duels,
+    decision stumps), mslr (the per-query MSLR matrices made by the letor rules, decision
+    stumps) or adversarial (the adaptive adversary over Gaussian contexts, random linear
+    argmax policies: each round the action after the learner's most played one in the
+    context wins by `margin`)."""
+
+    parameters: Annotated[dict[str, Any], WithJsonSchema({"type": "object"})] | None = None
+    """online only, the setting's parameters: keys of online.synthetic, online.supervised,
+    online.mslr or online.adversarial (one value each), with the defaults of
+    cdbandits.experiments.online.settings (SyntheticParameters, ...) for the keys not
+    given."""
+
+    components: PositiveInt = Field(5, json_schema_extra=not_filled_in)
+    """online only (default 5), CoLSTIM, MaxInP and DBGD see action a of context x as e_a (x)
+    z(x), z(x) the context's features or, when it has more, their first this many principal
+    components (standardised)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _title_defaults_to_the_name(cls, entry: Any) -> Any:
+        if isinstance(entry, dict) and entry.get("title") is None and "name" in entry:
+            return {**entry, "title": entry["name"]}
+        return entry
+
+    @rule("kind")
+    def _keys_of_the_kind(self) -> None:
+        kind = self.kind
+        given = {
+            key
+            for key in {*sum(_REQUIRED_KEYS.values(), ()), *sum(_OPTIONAL_KEYS.values(), ())}
+            if key in self.model_fields_set and getattr(self, key) not in (None, ())
+        }
+        for key in sorted(given - {*_REQUIRED_KEYS[kind], *_OPTIONAL_KEYS[kind]}):
+            raise ConfigError(f"not a key of kind {kind}", key)
+        for key in _REQUIRED_KEYS[kind]:
+            if key not in given:
+                raise ConfigError(f"required for kind {kind}", key)
+        if kind in ("matrix", "preflib") and len(self.data) != 1:
+            raise ConfigError(f"a {kind} environment reads one file; got {list(self.data)}", "data")
+        if kind == "online":
+            try:
+                self.online  # noqa: B018 (parses the parameters)
+            except ValidationError as error:
+                raise config_error(error, "parameters") from None
+
+    @cached_property
+    def online(self) -> EnvironmentParameters | None:
+        """``"online"`` only: the online setting's parameters."""
+        if self.setting is None:
+            return None
+        return PARAMETERS[self.setting].model_validate(self.parameters or {})
 
     @property
     def contextual(self) -> bool:
@@ -213,126 +199,25 @@ class DuelsEnvironment:
     @property
     def files(self) -> tuple[str, ...]:
         """Files other than ``data`` the environment reads (an online ``mslr`` matrices file)."""
-        if isinstance(self.online, MslrParameters):
-            return (self.online.matrices,)
-        return ()
-
-    @classmethod
-    def from_config(cls, entry: Mapping[str, Any], key: str) -> DuelsEnvironment:
-        """Parse one entry of ``duels.environments`` (``key`` names it in errors)."""
-        unknown = sorted(
-            set(entry)
-            - {"name", "kind", "data", "title", "arms", "players", *_CONTEXTUAL_KEYS, *_ONLINE_KEYS}
-        )
-        if unknown:
-            raise _ConfigError(f"{key}: unknown keys {unknown}")
-        name = entry.get("name")
-        if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise _ConfigError(f"{key}.name: expected lower case letters, digits, _; got {name!r}")
-        kind = entry.get("kind")
-        if kind not in ENVIRONMENT_KINDS:
-            raise _ConfigError(f"{key}.kind: expected one of {ENVIRONMENT_KINDS}; got {kind!r}")
-        if kind == "contextual":
-            return cls._contextual(entry, key, name)
-        if kind == "online":
-            return cls._online(entry, key, name)
-        extra = sorted(set(entry) & {*_CONTEXTUAL_KEYS, *_ONLINE_KEYS})
-        if extra:
-            raise _ConfigError(
-                f"{key}: {extra} apply to a contextual environment (or an online one) only"
-            )
-        data = entry.get("data")
-        if (
-            not isinstance(data, list | tuple)
-            or not data
-            or not all(isinstance(item, str) for item in data)
-        ):
-            raise _ConfigError(f"{key}.data: expected a non-empty list of data keys; got {data!r}")
-        if kind != "atp" and len(data) != 1:
-            raise _ConfigError(f"{key}.data: a {kind} environment reads one file; got {data}")
-        arms, players = entry.get("arms"), entry.get("players")
-        if arms is not None:
-            if kind != "matrix":
-                raise _ConfigError(f"{key}.arms: only a matrix environment takes a subset size")
-            arms = _integer(f"{key}.arms", arms, 2)
-        if kind == "atp":
-            players = _integer(f"{key}.players", players, 2)
-        elif players is not None:
-            raise _ConfigError(f"{key}.players: only an atp environment has players")
-        return cls(name, kind, tuple(data), _title(entry, key, name), arms, players)
-
-    @classmethod
-    def _online(cls, entry: Mapping[str, Any], key: str, name: str) -> DuelsEnvironment:
-        _no_data(entry, key, "an online", ("arms", "players", *_CONTEXTUAL_KEYS[:-1]))
-        setting = entry.get("setting")
-        if setting not in ONLINE_SETTINGS:
-            raise _ConfigError(f"{key}.setting: expected one of {ONLINE_SETTINGS}; got {setting!r}")
-        given = entry.get("parameters", {})
-        if not isinstance(given, Mapping):
-            raise _ConfigError(f"{key}.parameters: expected a mapping; got {given!r}")
-        unknown = sorted(set(given) - set(ONLINE_DEFAULTS[setting]))
-        if unknown:
-            raise _ConfigError(
-                f"{key}.parameters: unknown keys {unknown} for the {setting} setting; known: "
-                f"{sorted(ONLINE_DEFAULTS[setting])}"
-            )
-        values = ONLINE_DEFAULTS[setting] | dict(given)
-        kinds: dict[str, type[EnvironmentParameters]] = {
-            "synthetic": SyntheticParameters,
-            "supervised": SupervisedParameters,
-            "mslr": MslrParameters,
-            "adversarial": AdversarialParameters,
-        }
-        try:
-            parameters = kinds[setting](**values)
-        except (TypeError, ValueError) as error:
-            raise _ConfigError(f"{key}.parameters: {error}") from None
-        components = _integer(f"{key}.components", entry.get("components", DEFAULT_COMPONENTS), 1)
-        horizon = entry.get("horizon")
-        if horizon is not None:
-            horizon = _integer(f"{key}.horizon", horizon, 2)
-        return cls(
-            name,
-            "online",
-            (),
-            _title(entry, key, name),
-            horizon=horizon,
-            online=parameters,
-            components=components,
-        )
-
-    @classmethod
-    def _contextual(cls, entry: Mapping[str, Any], key: str, name: str) -> DuelsEnvironment:
-        _no_data(entry, key, "a contextual", ("arms", "players", *_ONLINE_KEYS[:-1]))
-        sizes = {
-            size: _integer(f"{key}.{size}", entry.get(size), minimum)
-            for size, minimum in (("contexts", 1), ("actions", 2), ("features", 1), ("policies", 1))
-        }
-        if sizes["actions"] > 255:
-            raise _ConfigError(f"{key}.actions: at most 255; got {sizes['actions']}")
-        horizon = entry.get("horizon")
-        if horizon is not None:
-            horizon = _integer(f"{key}.horizon", horizon, 2)
-        return cls(name, "contextual", (), _title(entry, key, name), horizon=horizon, **sizes)
+        matrices = getattr(self.online, "matrices", None)
+        return () if matrices is None else (matrices,)
 
 
-def _no_data(entry: Mapping[str, Any], key: str, kind: str, absent: Sequence[str]) -> None:
-    for name in absent:
-        if name in entry:
-            raise _ConfigError(f"{key}.{name}: {kind} environment has no {name}")
-    if entry.get("data", []) != []:
-        raise _ConfigError(f"{key}.data: {kind} environment reads no data file")
-
-
-@dataclass(frozen=True)
-class HorizonCap:
+class HorizonCap(ConfigModel):
     """Run ``algorithms`` only up to ``horizon`` on environments of at least ``min_arms`` arms
     (among ``environments``, or on every environment when it is empty)."""
 
-    algorithms: tuple[str, ...]
-    min_arms: int
-    horizon: int
+    algorithms: distinct(DuelAlgorithm)
+    """The algorithms capped."""
+
+    min_arms: Annotated[int, Field(ge=2)]
+    """Arms from which the cap applies."""
+
+    horizon: PositiveInt
+    """The capped horizon, one of duels.leaderboard_horizons."""
+
     environments: tuple[str, ...] = ()
+    """Names of duels.environments the cap applies to (every environment when empty)."""
 
     def applies(self, algorithm: str, n_arms: int, environment: str | None) -> bool:
         """Whether the cap shortens ``algorithm`` on ``n_arms`` arms of ``environment``."""
@@ -352,111 +237,119 @@ class Task:
     seed_index: int
 
 
-@dataclass(frozen=True)
-class DuelsSweep:
-    """The ``duels`` section (see the module docstring).
+def _mslr(name: str, arms: int | None = None) -> dict[str, Any]:
+    size = f"{arms} random rankers" if arms else "all 136 rankers"
+    entry = {"name": f"mslr_{name}" + (f"_k{arms}" if arms else ""), "kind": "matrix"}
+    return (
+        entry
+        | {"data": [f"mslr_{name}"]}
+        | ({"arms": arms} if arms else {})
+        | {"title": f"MSLR {name}, {size}"}
+    )
 
-    Attributes
-    ----------
-    environments : tuple of DuelsEnvironment
-    algorithms : tuple of str
-        Identifiers of :data:`ALGORITHMS` (run on every environment) and of
-        :data:`CONTEXTUAL_ALGORITHMS` (run on the contextual environments only).
-    horizon : int
-        Rounds of every run (unless a cap applies).
-    seeds : int
-        Runs per (environment, algorithm), seed indices ``0 .. seeds - 1``.
-    shards : int
-        Jobs the runs are dealt to (round robin; the results do not depend on it).
-    checkpoints : int
-        About this many log-spaced rounds at which regret is recorded (plus the
-        leaderboard horizons).
-    leaderboard_horizons : tuple of int
-        Increasing horizons the leaderboard reports, the last one ``horizon``.
-    horizon_caps : tuple of HorizonCap
-    """
 
-    environments: tuple[DuelsEnvironment, ...]
-    algorithms: tuple[str, ...]
-    horizon: int
-    seeds: int
-    shards: int
-    checkpoints: int
-    leaderboard_horizons: tuple[int, ...]
-    horizon_caps: tuple[HorizonCap, ...]
+_ATP_2000S = [f"atp_matches_{year}" for year in range(2000, 2010)]
+_SYNTHETIC = {"n_actions": 3, "n_policies": 100, "n_features": 5, "n_contexts": 200,
+              "intransitivity": 0.8}  # fmt: skip
+_ADVERSARIAL = {"n_actions": 3, "n_policies": 100, "n_features": 5, "n_contexts": 50,
+                "margin": 0.8}  # fmt: skip
+ENVIRONMENTS: list[dict[str, Any]] = [
+    *(_mslr(name) for name in ("informational", "navigational", "perfect")),
+    *(_mslr(name, 16) for name in ("informational", "navigational", "perfect")),
+    {"name": "arxiv", "kind": "matrix", "data": ["pref_arxiv"], "title": "arXiv, 6 rankers"},
+    {"name": "atp_2000s", "kind": "atp", "data": _ATP_2000S, "players": 10,
+     "title": "ATP 2000-2009, 10 players with most wins"},
+    {"name": "f1_2007", "kind": "preflib", "data": ["preflib_00052_00000058_soc"],
+     "title": "Formula 1 2007 season, 19 drivers (PrefLib)"},
+    {"name": "skate_olympics_pairs", "kind": "preflib", "data": ["preflib_00006_00000012_soc"],
+     "title": "1998 Olympics pairs free skate, 20 pairs (PrefLib)"},
+    {"name": "linear_contexts", "kind": "contextual", "contexts": 50, "actions": 5,
+     "features": 5, "policies": 200, "horizon": 100000,
+     "title": "Contextual: linear utilities, 5 actions in 50 contexts, 200 policies"},
+    {"name": "online_synthetic", "kind": "online", "setting": "synthetic", "horizon": 100000,
+     "parameters": _SYNTHETIC,
+     "title": "Online synthetic: intransitive, 3 actions in 200 contexts, 100 linear policies"},
+    {"name": "online_wine", "kind": "online", "setting": "supervised", "horizon": 100000,
+     "parameters": {"dataset": "wine", "margin": 0.6, "n_bins": 4},
+     "title": "Online supervised: wine data, 3 actions, decision stumps"},
+    {"name": "online_mslr", "kind": "online", "setting": "mslr", "horizon": 100000,
+     "parameters": {"matrices": "results/letor/per_query/sample_informational.npz",
+                    "n_bins": 2},
+     "title": "Online MSLR per query: 8 rankers in 86 queries, decision stumps"},
+    {"name": "online_adversarial", "kind": "online", "setting": "adversarial",
+     "horizon": 100000, "parameters": _ADVERSARIAL,
+     "title": "Online adaptive adversary: 3 actions, 50 contexts, 100 linear policies"},
+]  # fmt: skip
 
-    @classmethod
-    def from_config(cls, section: Mapping[str, Any]) -> DuelsSweep:
-        """Parse and check the ``duels`` section; ``ValueError`` naming the key otherwise.
 
-        ``shard_runtime`` (a resource of the workflow's jobs) is not read here."""
-        entries = section.get("environments")
-        if not isinstance(entries, list | tuple) or not entries:
-            raise _ConfigError("duels.environments: expected a non-empty list")
-        environments = tuple(
-            DuelsEnvironment.from_config(entry, f"duels.environments[{index}]")
-            for index, entry in enumerate(entries)
-        )
-        names = [environment.name for environment in environments]
+class DuelsSweep(ConfigModel):
+    """The ``duels`` section but the jobs' runtime (see the module docstring)."""
+
+    environments: Annotated[tuple[DuelsEnvironment, ...], Field(min_length=1)] = Field(
+        ENVIRONMENTS, validate_default=True
+    )
+    """The environments, each built by the rule build_duels_environment (see
+    cdbandits.experiments.duels.settings for the five kinds and their keys)."""
+
+    algorithms: distinct(DuelAlgorithm) = ALGORITHMS + CONTEXTUAL_ALGORITHMS
+    """Algorithms of cdbandits.karmed, run on every environment, and the contextual ones
+    (SparringEXP4.P, explore-then-exploit with SparringFPL, CoLSTIM, MaxInP, DBGD), run on
+    the contextual environments only."""
+
+    horizon: Annotated[int, Field(ge=2)] = 100000
+    """Rounds of every run, unless a horizon cap applies."""
+
+    seeds: Annotated[int, Field(ge=2)] = 20
+    """Runs per (environment, algorithm), seed indices 0..seeds-1. All algorithms of a seed
+    meet the same arms (subset environments) and environment uniforms."""
+
+    shards: PositiveInt = 4
+    """Jobs the runs are dealt to (round robin over environment, algorithm, seed, so each
+    costs about the same); results do not depend on it."""
+
+    checkpoints: Annotated[int, Field(ge=2)] = 25
+    """About this many log-spaced rounds at which each run's regret is recorded exactly (the
+    leaderboard horizons are added)."""
+
+    leaderboard_horizons: Annotated[Horizons, Field(min_length=1)] = (1000, 10000, 100000)
+    """Increasing horizons the leaderboard reports; the last must equal horizon."""
+
+    horizon_caps: tuple[HorizonCap, ...] = ()
+    """Shorter horizons for algorithms too slow for the full horizon."""
+
+    @rule("environments")
+    def _names_are_distinct(self) -> None:
+        names = [environment.name for environment in self.environments]
         if len(set(names)) != len(names):
-            raise _ConfigError(f"duels.environments: names repeat: {names}")
-        algorithms = _known_algorithms("duels.algorithms", list(section.get("algorithms", [])))
-        if not algorithms:
-            raise _ConfigError("duels.algorithms: expected at least one algorithm")
-        horizon = _integer("duels.horizon", section.get("horizon"), 2)
-        seeds = _integer("duels.seeds", section.get("seeds"), 2)
-        horizons = tuple(section.get("leaderboard_horizons", ()))
-        for value in horizons:
-            _integer("duels.leaderboard_horizons", value, 1)
-        if not horizons or list(horizons) != sorted(set(horizons)):
-            raise _ConfigError(
-                f"duels.leaderboard_horizons: expected increasing horizons; got {list(horizons)}"
+            raise ConfigError(f"names repeat: {names}", "environments")
+
+    @rule("leaderboard_horizons", "horizon", "environments", "horizon_caps")
+    def _horizons_are_on_the_leaderboard(self) -> None:
+        horizons = list(self.leaderboard_horizons)
+        if horizons[-1] != self.horizon:
+            raise ConfigError(
+                f"the last must be duels.horizon = {self.horizon}; got {horizons}",
+                "leaderboard_horizons",
             )
-        if horizons[-1] != horizon:
-            raise _ConfigError(
-                f"duels.leaderboard_horizons: the last must be duels.horizon = {horizon}; "
-                f"got {list(horizons)}"
-            )
-        for environment in environments:
+        names = [environment.name for environment in self.environments]
+        for index, environment in enumerate(self.environments):
             if environment.horizon is not None and environment.horizon not in horizons:
-                raise _ConfigError(
-                    f"duels.environments ({environment.name}).horizon: {environment.horizon} "
-                    f"must be one of duels.leaderboard_horizons {list(horizons)}"
+                raise ConfigError(
+                    f"{environment.horizon} must be one of duels.leaderboard_horizons {horizons}",
+                    f"environments[{index}].horizon",
                 )
-        caps = []
-        for index, cap in enumerate(section.get("horizon_caps", ())):
-            key = f"duels.horizon_caps[{index}]"
-            capped = _integer(f"{key}.horizon", cap.get("horizon"), 1)
-            if capped not in horizons:
-                raise _ConfigError(
-                    f"{key}.horizon: {capped} must be one of duels.leaderboard_horizons "
-                    f"{list(horizons)}"
+        for index, cap in enumerate(self.horizon_caps):
+            if cap.horizon not in horizons:
+                raise ConfigError(
+                    f"{cap.horizon} must be one of duels.leaderboard_horizons {horizons}",
+                    f"horizon_caps[{index}].horizon",
                 )
-            capped_environments = tuple(cap.get("environments", ()))
-            unknown = sorted(set(capped_environments) - {e.name for e in environments})
+            unknown = sorted(set(cap.environments) - set(names))
             if unknown:
-                raise _ConfigError(
-                    f"{key}.environments: unknown environments {unknown}; known: "
-                    f"{[e.name for e in environments]}"
+                raise ConfigError(
+                    f"unknown environments {unknown}; known: {names}",
+                    f"horizon_caps[{index}].environments",
                 )
-            caps.append(
-                HorizonCap(
-                    _known_algorithms(f"{key}.algorithms", list(cap.get("algorithms", []))),
-                    _integer(f"{key}.min_arms", cap.get("min_arms"), 2),
-                    capped,
-                    capped_environments,
-                )
-            )
-        return cls(
-            environments=environments,
-            algorithms=algorithms,
-            horizon=horizon,
-            seeds=seeds,
-            shards=_integer("duels.shards", section.get("shards"), 1),
-            checkpoints=_integer("duels.checkpoints", section.get("checkpoints"), 2),
-            leaderboard_horizons=horizons,
-            horizon_caps=tuple(caps),
-        )
 
     def environment(self, name: str) -> DuelsEnvironment:
         """The environment called ``name``."""
@@ -499,3 +392,16 @@ class DuelsSweep:
         if not 0 <= shard < self.shards:
             raise ValueError(f"shard must be in 0..{self.shards - 1}; got {shard}")
         return self.tasks()[shard :: self.shards]
+
+
+class DuelsSection(DuelsSweep):
+    """The K-armed dueling-bandit algorithms of cdbandits.karmed on preference matrices built
+    from real data, and next to the contextual algorithms on contextual environments
+    (cdbandits.experiments.duels), measured by regret against the von Neumann winner (eq.
+    rd1; constant context, or the exact contextual winner of a policy class; rd1 in
+    hindsight on the adaptive adversary, which has no von Neumann winner), Condorcet and
+    Copeland regret and wall time per round; leaderboard, figures, published-behaviour
+    table, notebook and README section."""
+
+    shard_runtime: PositiveInt = 30
+    """Minutes a shard job may take (its runtime resource, SLURM's --time)."""

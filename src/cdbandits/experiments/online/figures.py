@@ -1,8 +1,8 @@
 """What the online sweep draws: regret against ``T``, regret curves, ``eps`` against ``m``.
 
 Every figure has a title, one panel per setting in reading order
-(:func:`~cdbandits.experiments.online.settings.setting_order`), titled with what the setting
-is (:func:`~cdbandits.experiments.online.settings.setting_title`), and under the panels a
+(:func:`setting_order`), titled with what the setting
+is (:func:`setting_title`), and under the panels a
 caption and the legend they share, so that no legend covers data. The fitted log-log
 slopes, which differ from panel to panel, are listed in a band at the bottom of each panel
 that is kept free of data. Colours, markers and names of the algorithms come from
@@ -28,16 +28,75 @@ from ...plotting import (
     pyplot,
 )
 from ...stats import Z95
-from .settings import ALGORITHMS, setting_order, setting_title
+from .settings import ALGORITHMS
 
 __all__ = [
     "FIGURE_NAMES",
+    "is_long_run",
     "online_figures",
     "plot_online_to_batch",
     "plot_regret_curves",
     "plot_regret_vs_horizon",
+    "setting_kind",
+    "setting_order",
+    "setting_title",
     "setting_titles",
 ]
+
+
+#: How each environment is named for a reader.
+_ENVIRONMENT_NAMES = {
+    "synthetic": "synthetic",
+    "supervised": "supervised",
+    "adversarial": "adaptive adversary",
+    "mslr": "MSLR per query",
+}
+
+#: The reading order of the settings' name prefixes.
+_PREFIX_ORDER = ("synthetic", "long", "supervised", "adversarial", "mslr")
+
+
+def setting_order(names: Iterable[str]) -> list[str]:
+    """Settings in reading order: synthetic, long, supervised, adversarial, mslr; then K, N."""
+
+    def key(name: str) -> tuple[int, int, int, str]:
+        parts = name.split("_")
+        numbers = [int(part[1:]) for part in parts[1:] if part[:1] in "KN" and part[1:].isdigit()]
+        k, n = (numbers + [0, 0])[:2]
+        rank = _PREFIX_ORDER.index(parts[0]) if parts[0] in _PREFIX_ORDER else len(_PREFIX_ORDER)
+        return rank, k, n, name
+
+    return sorted(set(names), key=key)
+
+
+def is_long_run(setting: str) -> bool:
+    """Whether ``setting`` is the long run of a synthetic instance (``long_*``)."""
+    return setting.startswith("long_")
+
+
+def setting_kind(setting: str, environment: str) -> str:
+    """What kind of setting ``setting`` is, for a reader: e.g. ``supervised (wine data)``.
+
+    The long run of a synthetic instance (``long_*``) and the dataset of a supervised
+    setting (``supervised_<dataset>``) are named.
+    """
+    if is_long_run(setting):
+        return "synthetic, long run"
+    if environment == "supervised":
+        return f"supervised ({setting.removeprefix('supervised_')} data)"
+    return _ENVIRONMENT_NAMES.get(environment, environment)
+
+
+def setting_title(
+    setting: str, environment: str, n_actions: int, n_policies: int, separator: str = ": "
+) -> str:
+    """A setting described for a reader: ``synthetic: K = 3 actions, |Π| = 100 policies``.
+
+    ``separator`` comes between the kind (:func:`setting_kind`) and the numbers.
+    """
+    kind = setting_kind(setting, environment)
+    return f"{kind}{separator}K = {n_actions} actions, |Π| = {n_policies:,} policies"
+
 
 #: The figures of :func:`online_figures`.
 FIGURE_NAMES = ("regret_vs_horizon", "regret_curves", "online_to_batch")

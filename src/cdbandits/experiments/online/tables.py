@@ -2,13 +2,13 @@
 
 :func:`combine_online_shards` joins the shards' ``runs`` and ``curves``;
 :func:`summarise_online` and :func:`last_decade_slopes` turn the episodes into the tables
-of :data:`~cdbandits.experiments.online.settings.ONLINE_TABLES` (mean
-regret with 95% confidence intervals and log-log slopes against ``T`` with bootstrap
-intervals, and within the last decade of each regret curve; the coverage of the bound of
-:mod:`cdbandits.contextual.bounds`; ``eps`` against ``m``); :func:`online_summary` gives
-the headline numbers, :func:`coverage_markdown` the coverage table for RESULTS.md and
-:func:`last_decade_markdown` the long run's last-decade slopes. :func:`exact_winners_table`
-solves the exact contextual von Neumann winners of the settings with small classes.
+of :data:`ONLINE_TABLES` (mean regret with 95% confidence intervals and log-log slopes
+against ``T`` with bootstrap intervals, and within the last decade of each regret curve;
+the coverage of the bound of :mod:`cdbandits.contextual.bounds`; ``eps`` against ``m``);
+:func:`online_summary` gives the headline numbers, :func:`coverage_markdown` the coverage
+table for RESULTS.md and :func:`last_decade_markdown` the long run's last-decade slopes.
+:func:`exact_winners_table` solves the exact contextual von Neumann winners of the settings
+with small classes.
 """
 
 from __future__ import annotations
@@ -34,9 +34,11 @@ from ...stats import (
 )
 from ..shards import combine_shards
 from .experiments import CURVE_KEYS, RUN_KEYS, build_instance
-from .settings import ALGORITHMS, ExactWinnerSettings, is_long_run, setting_kind, setting_order
+from .figures import is_long_run, setting_kind, setting_order
+from .settings import ALGORITHMS, ExactWinnerSettings
 
 __all__ = [
+    "ONLINE_TABLES",
     "combine_online_shards",
     "coverage_markdown",
     "exact_winners_table",
@@ -48,6 +50,12 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+#: The tables of the sweep (``runs`` and ``curves`` combined from the shards, ``last_decade``
+#: from :func:`last_decade_slopes`, the others from :func:`summarise_online`).
+ONLINE_TABLES = (
+    "runs", "curves", "regret", "slopes", "coverage", "online_to_batch", "last_decade",
+)  # fmt: skip
 
 #: Bootstrap resamples of the seeds for the confidence interval of a slope.
 _BOOTSTRAP = 1000

@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from .broken_variants import CORRECT, VARIANTS, BrokenVariant
-from .environment import SweepEnvironment, environment_of, switching_population
+from .environment import SweepEnvironment
 from .experiments import (
     LIBRARY,
     Row,
@@ -54,10 +54,12 @@ from .experiments import (
 )
 from .settings import (
     PAPER_ESTIMATOR,
+    SKEW_ESTIMATOR,
+    DetectionEnvironmentSettings,
     ExperimentSettings,
     ExploreFirstSettings,
+    OracleSection,
     RegretSettings,
-    SettingsError,
     SmallExploreFirstSettings,
     SolversSettings,
 )
@@ -82,9 +84,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: The estimator of the ``small_explore_first`` part (``L = 1`` with two actions).
-SKEW_ESTIMATOR = "skew_symmetrised"
-
 #: Columns of the detection matrix (one row per statement and variant): ``seeds`` counts the
 #: trials checked (a seed on each of the statement's sweeps the detection runs),
 #: ``detections`` those at which the bound failed.
@@ -97,62 +96,6 @@ DETECTION_COLUMNS = (
     "component",
     "error",
 )
-
-
-def _positive_int(section: Mapping[str, Any], key: str, path: str) -> int:
-    if key not in section:
-        raise SettingsError(f"{path}.{key}: missing")
-    value = section[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SettingsError(f"{path}.{key}: expected a positive integer; got {value!r}")
-    return value
-
-
-@dataclass(frozen=True)
-class DetectionEnvironmentSettings:
-    """``oracle.detection.environment``: the fixed population of the detection.
-
-    :func:`~.environment.switching_population` (2 actions, one feature) with ``n_bins``-bin
-    stumps; ``n_bins`` even puts a bin edge at the median, so the population's Condorcet
-    winner is a policy of the class.
-
-    Attributes
-    ----------
-    n_contexts : int
-    margin : float
-    n_bins : int
-    """
-
-    n_contexts: int
-    margin: float
-    n_bins: int
-
-    n_actions: ClassVar[int] = 2
-    n_features: ClassVar[int] = 1
-
-    @property
-    def n_policies(self) -> int:
-        """``|Pi| = d (n_bins - 1) K^2`` of the stump class."""
-        return self.n_features * (self.n_bins - 1) * self.n_actions**2
-
-    @classmethod
-    def from_config(cls, section: Mapping[str, Any], path: str) -> DetectionEnvironmentSettings:
-        """From the ``environment`` mapping at ``path``."""
-        n_contexts = _positive_int(section, "n_contexts", path)
-        n_bins = _positive_int(section, "n_bins", path)
-        if n_contexts % 2 or n_bins % 2:
-            raise SettingsError(
-                f"{path}: n_contexts and n_bins must be even (the winner switches at the "
-                f"median, which must be a bin edge); got {n_contexts} and {n_bins}"
-            )
-        margin = section.get("margin")
-        if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin <= 1:
-            raise SettingsError(f"{path}.margin: expected a number in (0, 1]; got {margin!r}")
-        return cls(n_contexts=n_contexts, margin=float(margin), n_bins=n_bins)
-
-    def build(self) -> SweepEnvironment:
-        """The detection's environment (the same for every master seed)."""
-        return environment_of(switching_population(self.n_contexts, self.margin), self.n_bins)
 
 
 @dataclass(frozen=True)
@@ -196,92 +139,36 @@ class DetectionSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> DetectionSettings:
-        """From the ``oracle`` section (its ``delta`` and ``detection``)."""
-        path = "oracle.detection"
-        section = config.get("detection")
-        if not isinstance(section, Mapping):
-            raise SettingsError(f"{path}: expected a mapping; got {section!r}")
-        delta = float(config["delta"])
-        seeds = _positive_int(section, "seeds", path)
-        parts = {}
-        for name in (
-            "environment",
-            "explore_first",
-            "small_explore_first",
-            "solvers",
-            "regret",
-            "main_eps_fpl",
-            "main_regret_fpl",
-        ):
-            part = section.get(name)
-            if not isinstance(part, Mapping):
-                raise SettingsError(f"{path}.{name}: expected a mapping; got {part!r}")
-            parts[name] = part
-        environment = DetectionEnvironmentSettings.from_config(
-            parts["environment"], f"{path}.environment"
-        )
-
-        def integer(name: str, key: str) -> int:
-            return _positive_int(parts[name], key, f"{path}.{name}")
-
-        def explore_first(kind: type[ExploreFirstSettings], name: str, estimator: str) -> Any:
-            return kind(
-                delta=delta,
-                seeds=seeds,
-                estimators=(estimator,),
-                explore_rounds=(integer(name, "explore_rounds"),),
-                # The skew part runs no SparringFPL (0 rounds): it serves ProjectedGD.
-                fpl_rounds=integer(name, "fpl_rounds") if kind is ExploreFirstSettings else 0,
-                pgd_iterations=integer(name, "pgd_iterations"),
-            )
-
-        settings = cls(
+        """From the ``oracle`` section or its :data:`KEYS` (its ``delta`` and ``detection``)."""
+        oracle = OracleSection.from_config(config, "oracle", partial=True)
+        delta, section = oracle.delta, oracle.detection
+        seeds = section.seeds
+        paper, small = section.explore_first, section.small_explore_first
+        solvers, main_eps = section.solvers, section.main_eps_fpl
+        return cls(
             delta=delta,
             seeds=seeds,
-            environment=environment,
-            explore_first=explore_first(ExploreFirstSettings, "explore_first", PAPER_ESTIMATOR),
-            small_explore_first=explore_first(
-                SmallExploreFirstSettings, "small_explore_first", SKEW_ESTIMATOR
+            environment=section.environment,
+            explore_first=ExploreFirstSettings(
+                delta, seeds, (PAPER_ESTIMATOR,), (paper.explore_rounds,), paper.fpl_rounds,
+                paper.pgd_iterations,
+            ),
+            # The skew part runs no SparringFPL (0 rounds): it serves ProjectedGD.
+            small_explore_first=SmallExploreFirstSettings(
+                delta, seeds, (SKEW_ESTIMATOR,), (small.explore_rounds,), 0, small.pgd_iterations
             ),
             solvers=SolversSettings(
-                delta=delta,
-                seeds=seeds,
-                explore_rounds=integer("solvers", "explore_rounds"),
-                fpl_rounds=(integer("solvers", "fpl_rounds"),),
-                pgd_iterations=(integer("solvers", "pgd_iterations"),),
+                delta, seeds, solvers.explore_rounds, (solvers.fpl_rounds,),
+                (solvers.pgd_iterations,),
             ),
-            regret=RegretSettings(
-                delta=delta,
-                seeds=seeds,
-                horizons=(integer("regret", "horizon"),),
-                fpl_rounds=integer("regret", "fpl_rounds"),
-            ),
+            regret=oracle.detection_regret("regret"),
+            # its ProjectedGD row is dropped (SweepPart.solver)
             main_eps_fpl=SmallExploreFirstSettings(
-                delta=delta,
-                seeds=seeds,
-                estimators=(SKEW_ESTIMATOR,),
-                explore_rounds=(integer("main_eps_fpl", "explore_rounds"),),
-                fpl_rounds=integer("main_eps_fpl", "fpl_rounds"),
-                pgd_iterations=1,  # its ProjectedGD row is dropped (SweepPart.solver)
-                compiled_fpl=True,
+                delta, seeds, (SKEW_ESTIMATOR,), (main_eps.explore_rounds,), main_eps.fpl_rounds,
+                1, compiled_fpl=True,
             ),
-            main_regret_fpl=RegretSettings(
-                delta=delta,
-                seeds=seeds,
-                horizons=(integer("main_regret_fpl", "horizon"),),
-                fpl_rounds=integer("main_regret_fpl", "fpl_rounds"),
-                estimator=SKEW_ESTIMATOR,
-                algorithms=("explore_exploit_fpl",),
-                compiled_fpl=True,
-            ),
-        )
-        for name in ("regret", "main_regret_fpl"):
-            try:
-                getattr(settings, name).check_horizons(environment)
-            except SettingsError as error:
-                reason = str(error).partition(": ")[2]
-                raise SettingsError(f"{path}.{name}.horizon: {reason}") from None
-        return settings
+            main_regret_fpl=oracle.detection_regret("main_regret_fpl"),
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,9 @@
-"""The ``oracle`` config section parsed once into typed, frozen settings, with its checks.
+"""The ``oracle`` config section: one typed model of every key, and the settings of its jobs.
 
-Each job of the workflow gets only the top-level keys of the section it needs (``KEYS`` of
-its settings class, :func:`config_subset`), so that changing one key reruns only the jobs
-that depend on it; the job's script builds its settings from them. The workflow also builds
-:class:`OracleSettings` from the whole section when it starts, so a value the schema allows
-but the code rejects fails at once with a :class:`SettingsError` naming the key.
+:class:`OracleSection` is the section (Sections 6-8 of the paper). A job gets only the
+top-level keys of the section it needs (``KEYS`` of its settings, :func:`config_subset`),
+so that changing one key reruns only the jobs that depend on it; it rebuilds its settings
+from them (:meth:`ConfigModel.from_config` with ``partial``):
 
 * :class:`SweepSettings`: one sharded sweep (:data:`EXPERIMENTS`): the environment
   (:class:`EnvironmentSettings`) and the experiment's own settings
@@ -12,33 +11,47 @@ but the code rejects fails at once with a :class:`SettingsError` naming the key.
   :class:`LearnedSettings`);
 * :class:`ScalingSettings`: the time and memory measurements against ``|Pi|``;
 * :class:`SummarySettings`: what the bound and theory tables need beyond the sweeps' rows.
+
+The solvers are imported only where a rule needs them (Theorem main-regret's ``m``), so the
+workflow parses its config without compiling anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, get_args
 
-from ...oracle_methods.exploration import (
-    ESTIMATORS,
-    FixedExploration,
-    skew_symmetric_exploration,
-    uniform_exploration,
+from pydantic import Field
+
+from ..config_model import (
+    Actions,
+    ConfigError,
+    ConfigModel,
+    Fraction,
+    Horizons,
+    Margin,
+    PositiveInt,
+    Probability,
+    distinct,
+    rule,
 )
-from ...oracle_methods.theory import explore_exploit_rounds
+
+if TYPE_CHECKING:
+    from ...oracle_methods.exploration import FixedExploration
+    from .environment import SweepEnvironment
 
 __all__ = [
     "EXPERIMENTS",
+    "SMALL_EXPERIMENTS",
+    "DetectionEnvironmentSettings",
     "EnvironmentSettings",
     "ExperimentSettings",
     "ExploreFirstSettings",
     "LearnedSettings",
-    "OracleSettings",
+    "OracleSection",
     "RegretSettings",
     "ScalingSettings",
-    "SettingsError",
-    "SMALL_EXPERIMENTS",
     "SmallExploreFirstSettings",
     "SmallSolversSettings",
     "SolversSettings",
@@ -49,66 +62,43 @@ __all__ = [
     "stump_bins",
 ]
 
-Experiment = Literal[
-    "explore_first", "solvers", "regret", "learned", "small_explore_first", "small_solvers"
-]
-
 #: The sharded sweeps, in the order of :mod:`cdbandits.experiments.oracle.experiments`. The
 #: ``small_*`` sweeps repeat ``explore_first`` and ``solvers`` on ``oracle.small_game``'s own
 #: small environment, where the optimisation bounds can be informative at affordable budgets.
-EXPERIMENTS: tuple[Experiment, ...] = (
-    "explore_first",
-    "solvers",
-    "regret",
-    "learned",
-    "small_explore_first",
-    "small_solvers",
-)
+Experiment = Literal[
+    "explore_first", "solvers", "regret", "learned", "small_explore_first", "small_solvers"
+]
+EXPERIMENTS: tuple[Experiment, ...] = get_args(Experiment)
+
+#: The sweeps run on ``oracle.small_game.environment`` instead of ``oracle.environment``.
+SMALL_EXPERIMENTS = ("small_explore_first", "small_solvers")
+
+#: The estimators of :data:`cdbandits.oracle_methods.exploration.ESTIMATORS`.
+Estimator = Literal["importance_weighted", "skew_symmetrised"]
 
 #: The estimator every main-eps and explore-first check runs on (the paper's).
-PAPER_ESTIMATOR = "importance_weighted"
+PAPER_ESTIMATOR: Estimator = "importance_weighted"
+
+#: The estimator with ``L = 1`` with two actions, which makes the detection's main-eps and
+#: main-regret checks with SparringFPL informative.
+SKEW_ESTIMATOR: Estimator = "skew_symmetrised"
 
 #: The rows of the ``regret`` experiment, one per algorithm.
 REGRET_ALGORITHMS = ("explore_exploit_fpl", "explore_exploit_lp", "sparring_exp4p")
 
-_T = TypeVar("_T")
+Rounds = Annotated[tuple[PositiveInt, ...], Field(min_length=1)]
+Bins = Annotated[int, Field(ge=2)]
 
 
 def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
     """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
+    from ...oracle_methods.exploration import skew_symmetric_exploration, uniform_exploration
+
     if estimator == "importance_weighted":
         return uniform_exploration(n_actions)
     if estimator == "skew_symmetrised":
         return skew_symmetric_exploration(n_actions)
     raise ValueError(f"unknown estimator {estimator!r}")
-
-
-class SettingsError(ValueError):
-    """A config value the code cannot run with; the message names the key (``oracle.x.y``)."""
-
-
-def _value(section: Mapping[str, Any], key: str, path: str, convert: Callable[[Any], _T]) -> _T:
-    """``convert(section[key])``, or a :class:`SettingsError` naming ``path.key``."""
-    if key not in section:
-        raise SettingsError(f"{path}.{key}: missing")
-    try:
-        return convert(section[key])
-    except (TypeError, ValueError) as error:
-        raise SettingsError(f"{path}.{key}: {section[key]!r} is invalid ({error})") from None
-
-
-def _section(config: Mapping[str, Any], key: str, path: str = "oracle") -> Mapping[str, Any]:
-    return _value(config, key, path, _mapping)
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise TypeError("expected a mapping")
-    return value
-
-
-def _ints(values: Sequence[Any]) -> tuple[int, ...]:
-    return tuple(int(value) for value in values)
 
 
 def config_subset(config: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
@@ -127,41 +117,353 @@ def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
     return class_size // per_threshold + 1
 
 
-@dataclass(frozen=True)
-class EnvironmentSettings:
-    """``oracle.environment``: the synthetic population and stump class of every sweep."""
+class EnvironmentSettings(ConfigModel):
+    """The environment of the bound checks: a synthetic intransitive population with decision
+    stumps on quantile bins (|Pi| = d (n_bins - 1) K^2), small enough for the ground-truth
+    LPs."""
 
-    n_actions: int
-    n_features: int
-    n_contexts: int
-    intransitivity: float
-    n_bins: int
+    n_actions: Actions = 3
+    """Number of actions K (uniform exploration has L = V = K^2)."""
+
+    n_features: PositiveInt = 3
+    """Context dimension d."""
+
+    n_contexts: PositiveInt = 100
+    """Size of the finite context population (uniform)."""
+
+    intransitivity: Fraction = 0.7
+    """Weight of the context-dependent rock-paper-scissors part."""
+
+    n_bins: Bins = 9
+    """Quantile bins per feature of the stumps."""
 
     @property
     def n_policies(self) -> int:
         """``|Pi| = d (n_bins - 1) K^2`` of the stump class."""
         return self.n_features * (self.n_bins - 1) * self.n_actions**2
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any], parent: str = "oracle") -> EnvironmentSettings:
-        """From the ``oracle`` section (its ``environment``), or from the section ``parent``."""
-        section, path = _section(config, "environment", parent), f"{parent}.environment"
-        return cls(
-            n_actions=_value(section, "n_actions", path, int),
-            n_features=_value(section, "n_features", path, int),
-            n_contexts=_value(section, "n_contexts", path, int),
-            intransitivity=_value(section, "intransitivity", path, float),
-            n_bins=_value(section, "n_bins", path, int),
-        )
+
+class ExploreFirstSection(ConfigModel):
+    """Lemma eq. (f2), Lemma explore-first and Theorem main-eps against m: per estimator, m and
+    seed, the exact LP maxmin of Mhat, SparringFPL and ProjectedGD."""
+
+    estimators: distinct(Estimator) = ("importance_weighted", "skew_symmetrised")
+    """The paper's K^2 estimator (importance_weighted, needed by the main-eps rows) and the
+    skew-symmetrised one."""
+
+    explore_rounds: Rounds = (100, 400, 1600, 6400)
+    """Numbers of exploration rounds m."""
+
+    fpl_rounds: PositiveInt = 100
+    """SparringFPL's N (a practical budget; its bound is reported at it)."""
+
+    pgd_iterations: PositiveInt = 8
+    """ProjectedGD's T_in = T_out."""
+
+    @rule("estimators")
+    def _paper_estimator_is_run(self) -> None:
+        if PAPER_ESTIMATOR not in self.estimators:
+            raise ConfigError(
+                f"must include {PAPER_ESTIMATOR} (the paper's estimator, on which Lemma "
+                f"explore-first and Theorem main-eps are checked); got {list(self.estimators)}",
+                "estimators",
+            )
+
+
+class SolversSection(ConfigModel):
+    """Theorems fpl, proj-out2, approx-proj and Lemma proj-out1 against the budget, on one game
+    per seed, gaps measured against the LP value of Mhat."""
+
+    explore_rounds: PositiveInt = 300
+    """Exploration rounds m of each game."""
+
+    fpl_rounds: Rounds = (10, 40, 160, 640, 2560)
+    """SparringFPL budgets N (each run with alpha = sqrt(2 / (L^2 N)))."""
+
+    pgd_iterations: Rounds = (4, 8, 16, 32)
+    """ProjectedGD budgets T_in = T_out (every projection audited)."""
+
+
+class SmallExploreFirstSection(ConfigModel):
+    """Lemma eq. (f2), Lemma explore-first and Theorem main-eps (SparringFPL and ProjectedGD)
+    on the small game."""
+
+    estimators: distinct(Estimator) = ("skew_symmetrised",)
+    """Estimators (any; the skew-symmetrised one has the smaller L)."""
+
+    explore_rounds: Rounds = (3000,)
+    """Numbers of exploration rounds m."""
+
+    fpl_rounds: PositiveInt = 100
+    """SparringFPL's N (informative for main-eps only from about 10^5, see
+    config/bounds-full.yaml)."""
+
+    pgd_iterations: PositiveInt = 81
+    """ProjectedGD's T_in = T_out."""
+
+
+class SmallSolversSection(ConfigModel):
+    """Theorems fpl, proj-out2, approx-proj and Lemma proj-out1 on one small game per seed."""
+
+    estimator: Estimator = "skew_symmetrised"
+    """The estimator of the games' Mhat."""
+
+    explore_rounds: PositiveInt = 4
+    """Exploration rounds m of each game (few, so that the gaps' ceilings are large)."""
+
+    fpl_rounds: Rounds = (100, 2500)
+    """SparringFPL budgets N."""
+
+    pgd_iterations: Rounds = (16, 169)
+    """ProjectedGD budgets T_in = T_out (every projection audited)."""
+
+
+class SmallGameSection(ConfigModel):
+    """The explore_first and solvers sweeps again (experiments small_explore_first and
+    small_solvers, oracle.seeds seeds each) on a small game of its own, where the
+    optimisation bounds fall below their ceilings at affordable budgets: 2 actions, a small
+    stump class and the skew-symmetrised estimator (L = V = K(K-1)/2 = 1)."""
+
+    environment: EnvironmentSettings = EnvironmentSettings(
+        n_actions=2, n_features=2, n_contexts=20, intransitivity=0.7, n_bins=4
+    )
+    """The small game's population and stump class (as oracle.environment)."""
+
+    explore_first: SmallExploreFirstSection = SmallExploreFirstSection()
+    solvers: SmallSolversSection = SmallSolversSection()
+
+
+class RegretSection(ConfigModel):
+    """Theorem main-regret: explore-then-exploit with Theorem main-regret's m for each horizon
+    (the game solved by SparringFPL, and exactly by the LP as the eps_alg -> 0 limit) against
+    SparringEXP4.P on the same environment."""
+
+    horizons: Annotated[Horizons, Field(min_length=1)] = (1000, 4000, 16000)
+    """Horizons T (increasing); each must leave rounds to exploit after Theorem
+    main-regret's m."""
+
+    fpl_rounds: PositiveInt = 200
+    """SparringFPL's N in every horizon."""
+
+
+class LearnedSection(ConfigModel):
+    """SparringFPL and ProjectedGD with scikit-learn oracles (a stump on the bins, one
+    regression stump per action, a depth-2 tree), each call audited against the exact
+    oracle."""
+
+    seeds: PositiveInt = 12
+    """Seeds (not a bound check)."""
+
+    explore_rounds: PositiveInt = 1000
+    """Exploration rounds m."""
+
+    fpl_rounds: PositiveInt = 100
+    """SparringFPL's N."""
+
+    pgd_iterations: PositiveInt = 6
+    """ProjectedGD's T_in = T_out."""
+
+
+Even = Annotated[int, Field(ge=2, multiple_of=2)]
+
+
+class DetectionEnvironmentSettings(ConfigModel):
+    """The fixed population of the detection (the same for every seed, so that a check's
+    power does not depend on a drawn population):
+    cdbandits.experiments.oracle.environment.switching_population, 2 actions and one feature,
+    contexts (i + 1/2) / n_contexts, action 0 beating action 1 by margin below the median and
+    losing by margin above it; stumps with n_bins bins (|Pi| = (n_bins - 1) 4). Its
+    Condorcet winner is a stump, its opposite the worst policy (exploitability margin)."""
+
+    n_actions: ClassVar[int] = 2
+    n_features: ClassVar[int] = 1
+
+    n_contexts: Even = 20
+    """Size of the finite context population (uniform; even)."""
+
+    margin: Margin = 1.0
+    """|M_x(0, 1)| in every context: what a solver picking the wrong policy loses per
+    context."""
+
+    n_bins: Even = 2
+    """Quantile bins of the stumps (even, so that the median is a bin edge)."""
+
+    @property
+    def n_policies(self) -> int:
+        """``|Pi| = d (n_bins - 1) K^2`` of the stump class."""
+        return self.n_features * (self.n_bins - 1) * self.n_actions**2
+
+    def build(self) -> SweepEnvironment:
+        """The detection's environment (the same for every master seed)."""
+        from .environment import environment_of, switching_population
+
+        return environment_of(switching_population(self.n_contexts, self.margin), self.n_bins)
+
+
+class _DetectionExploreFirst(ConfigModel):
+    """Lemma eq. (f2), Lemma explore-first and Theorem main-eps with the paper's estimator."""
+
+    explore_rounds: PositiveInt = 4000
+    """Exploration rounds m."""
+
+    fpl_rounds: PositiveInt = 20
+    """SparringFPL's N."""
+
+    pgd_iterations: PositiveInt = 4
+    """ProjectedGD's T_in = T_out."""
+
+
+class _DetectionSmallExploreFirst(ConfigModel):
+    """Lemma eq. (f2), Lemma explore-first and Theorem main-eps with ProjectedGD (rows of the
+    small_explore_first sweep) with the skew-symmetrised estimator, whose L = 1 makes
+    main-eps informative: 2 eps' + 6 L / sqrt(T) is 0.86 at m = 4000, T = 64 (0.91 at the
+    tiny config's m = 2000), below the exploitability of the worst policy (margin). No
+    SparringFPL (main_eps_fpl runs it)."""
+
+    explore_rounds: PositiveInt = 4000
+    """Exploration rounds m."""
+
+    pgd_iterations: PositiveInt = 64
+    """ProjectedGD's T_in = T_out."""
+
+
+class _DetectionSolvers(ConfigModel):
+    """Theorems fpl, proj-out2, approx-proj and Lemma proj-out1 on one game per seed."""
+
+    explore_rounds: PositiveInt = 2
+    """Exploration rounds m of each game (few rounds: payoffs span the range L allows, so
+    broken solvers' gaps reach the bounds)."""
+
+    fpl_rounds: PositiveInt = 3000
+    """SparringFPL's N (alpha = sqrt(2 / (L^2 N)))."""
+
+    pgd_iterations: PositiveInt = 169
+    """ProjectedGD's T_in = T_out (every projection audited)."""
+
+
+class _DetectionRegret(ConfigModel):
+    """Theorem main-regret and Theorem sparring-exp4 at one horizon."""
+
+    horizon: PositiveInt = 20000
+    """Horizon T (must leave rounds to exploit after Theorem main-regret's m)."""
+
+    fpl_rounds: PositiveInt = 10
+    """SparringFPL's N inside explore-then-exploit."""
+
+
+class _DetectionMainEpsFpl(ConfigModel):
+    """Theorem main-eps with SparringFPL (rows of the small_explore_first sweep, its
+    SparringFPL rows only) with the skew-symmetrised estimator (L = V = 1), on SparringFPL's
+    compiled path: 2 eps' + 2 eps_fpl (eps' at delta / 2, Theorem fpl at delta / 2) is 0.94
+    at m = 200, N = 70,000 (0.99 at the tiny config's m = 180, N = 60,000), below the
+    exploitability of the worst policy (margin), which the sign-flipped estimator and the
+    maximising oracle output."""
+
+    explore_rounds: PositiveInt = 200
+    """Exploration rounds m."""
+
+    fpl_rounds: PositiveInt = 70000
+    """SparringFPL's N."""
+
+
+class _DetectionMainRegretFpl(ConfigModel):
+    """Theorem main-regret with SparringFPL: explore-then-exploit with the skew-symmetrised
+    estimator (L = V = 1, Theorem main-regret's m for that V), SparringFPL on its compiled
+    path, no other algorithm. At T = 2400 (m = 430), N = 110,000 the bound is 2,135, below
+    the regret T - m / 2 = 2,185 of a solver that outputs the worst policy (sign-flipped
+    estimator, maximising oracle); at the tiny config's T = 2300 (m = 418), N = 106,000 it
+    is 2,066 against 2,091."""
+
+    horizon: PositiveInt = 2400
+    """Horizon T (must leave rounds to exploit after Theorem main-regret's m)."""
+
+    fpl_rounds: PositiveInt = 110000
+    """SparringFPL's N inside explore-then-exploit."""
+
+
+class DetectionSection(ConfigModel):
+    """Power of the bound checks (cdbandits.experiments.oracle.detection): the correct
+    implementation and every broken variant of cdbandits.experiments.oracle.broken_variants
+    run through the checks of the bound table at this small setting (one m, one N, one T_in =
+    T_out, one horizon); a check detects a variant when its bound fails at more than delta of
+    its trials (seed and sweep). Writes results/oracle/detection.csv, .md and .json. About
+    four minutes of CPU at the defaults (256 s measured on the loaded 2-core machine), two of
+    them in main_eps_fpl and main_regret_fpl."""
+
+    seeds: PositiveInt = 12
+    """Seeds per variant and check (seed indices 0..seeds-1). The solver checks (fpl,
+    proj-out1, proj-out2, approx-proj) catch their variant in 11 to 20 of 30 trials (their
+    games come from two exploration rounds), so 6 seeds would miss a detection with
+    probability up to 6%, 12 seeds with at most 0.4%."""
+
+    environment: DetectionEnvironmentSettings = DetectionEnvironmentSettings()
+    explore_first: _DetectionExploreFirst = _DetectionExploreFirst()
+    small_explore_first: _DetectionSmallExploreFirst = _DetectionSmallExploreFirst()
+    solvers: _DetectionSolvers = _DetectionSolvers()
+    regret: _DetectionRegret = _DetectionRegret()
+    main_eps_fpl: _DetectionMainEpsFpl = _DetectionMainEpsFpl()
+    main_regret_fpl: _DetectionMainRegretFpl = _DetectionMainRegretFpl()
+
+
+class ScalingSection(ConfigModel):
+    """Wall-clock time and peak memory against |Pi| (decision stumps, |Pi| grown through the
+    bins) of SparringEXP4.P and the oracle methods on the same data budget, each measured in
+    its own process. Timings vary between runs, so these outputs are not byte-reproducible."""
+
+    n_actions: Actions = 5
+    """Number of actions K."""
+
+    n_features: PositiveInt = 4
+    """Context dimension d."""
+
+    n_contexts: PositiveInt = 200
+    """Size of the context population."""
+
+    intransitivity: Fraction = 0.7
+    """Weight of the context-dependent rock-paper-scissors part."""
+
+    class_sizes: tuple[PositiveInt, ...] = (100, 1000, 10000, 100000, 1000000)
+    """Class sizes |Pi|, each a multiple of d K^2; empty skips the measurements (the test
+    configuration, whose outputs must be byte-reproducible)."""
+
+    explore_rounds: PositiveInt = 2000
+    """The data budget, T = m rounds for every method."""
+
+    fpl_rounds: PositiveInt = 100
+    """SparringFPL's N."""
+
+    pgd_iterations: PositiveInt = 8
+    """ProjectedGD's T_in = T_out."""
+
+    repeats: PositiveInt = 5
+    """Measurements per (method, |Pi|), each in its own process; the tables and the
+    crossovers report their median with the minimum and maximum."""
+
+    @rule("class_sizes", "n_features", "n_actions")
+    def _class_sizes_are_stump_classes(self) -> None:
+        for class_size in self.class_sizes:
+            try:
+                stump_bins(class_size, self.n_features, self.n_actions)
+            except ValueError as error:
+                raise ConfigError(str(error), "class_sizes") from None
+
+
+class ShardResources(ConfigModel):
+    """A sweep's shard resources where they differ from the defaults."""
+
+    runtime: PositiveInt | None = None
+    """Wall-clock minutes (instead of shard_runtime)."""
+
+    mem_mb: PositiveInt | None = None
+    """Memory in MB (instead of 2000)."""
 
 
 @dataclass(frozen=True)
 class ExploreFirstSettings:
-    """``oracle.explore_first`` with the sweep-wide ``oracle.delta`` and ``oracle.seeds``."""
+    """The ``explore_first`` sweep with ``oracle.delta`` and ``oracle.seeds``."""
 
     name: ClassVar[Experiment] = "explore_first"
     KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "explore_first")
-    requires_paper_estimator: ClassVar[bool] = True
 
     delta: float
     seeds: int
@@ -171,35 +473,18 @@ class ExploreFirstSettings:
     pgd_iterations: int
     compiled_fpl: bool = False
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> ExploreFirstSettings:
-        """From the ``oracle`` section; the paper's estimator must be among the estimators."""
-        return cls._parse(config, _section(config, "explore_first"), "oracle.explore_first")
 
-    @classmethod
-    def _parse(cls, config: Mapping[str, Any], section: Mapping[str, Any], path: str) -> Self:
-        estimators = _value(section, "estimators", path, tuple)
-        unknown = [estimator for estimator in estimators if estimator not in ESTIMATORS]
-        if unknown:
-            raise SettingsError(f"{path}.estimators: unknown {unknown}; known: {ESTIMATORS}")
-        if cls.requires_paper_estimator and PAPER_ESTIMATOR not in estimators:
-            raise SettingsError(
-                f"{path}.estimators: must include {PAPER_ESTIMATOR} (the paper's estimator, on "
-                f"which Lemma explore-first and Theorem main-eps are checked); got {estimators}"
-            )
-        return cls(
-            delta=_value(config, "delta", "oracle", float),
-            seeds=_value(config, "seeds", "oracle", int),
-            estimators=estimators,
-            explore_rounds=_value(section, "explore_rounds", path, _ints),
-            fpl_rounds=_value(section, "fpl_rounds", path, int),
-            pgd_iterations=_value(section, "pgd_iterations", path, int),
-        )
+@dataclass(frozen=True)
+class SmallExploreFirstSettings(ExploreFirstSettings):
+    """The ``explore_first`` sweep on the small game (``oracle.small_game.explore_first``)."""
+
+    name: ClassVar[Experiment] = "small_explore_first"
+    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "small_game")
 
 
 @dataclass(frozen=True)
 class SolversSettings:
-    """``oracle.solvers`` with the sweep-wide ``oracle.delta`` and ``oracle.seeds``."""
+    """The ``solvers`` sweep with ``oracle.delta`` and ``oracle.seeds``."""
 
     name: ClassVar[Experiment] = "solvers"
     KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "solvers")
@@ -211,73 +496,18 @@ class SolversSettings:
     pgd_iterations: tuple[int, ...]
     estimator: str = PAPER_ESTIMATOR
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> SolversSettings:
-        """From the ``oracle`` section (the paper's estimator)."""
-        return cls._parse(config, _section(config, "solvers"), "oracle.solvers")
-
-    @classmethod
-    def _parse(cls, config: Mapping[str, Any], section: Mapping[str, Any], path: str) -> Self:
-        estimator = str(section.get("estimator", PAPER_ESTIMATOR))
-        if estimator not in ESTIMATORS:
-            raise SettingsError(f"{path}.estimator: unknown {estimator!r}; known: {ESTIMATORS}")
-        return cls(
-            delta=_value(config, "delta", "oracle", float),
-            seeds=_value(config, "seeds", "oracle", int),
-            explore_rounds=_value(section, "explore_rounds", path, int),
-            fpl_rounds=_value(section, "fpl_rounds", path, _ints),
-            pgd_iterations=_value(section, "pgd_iterations", path, _ints),
-            estimator=estimator,
-        )
-
-
-SMALL_GAME = "small_game"
-
-
-def _small_game(config: Mapping[str, Any], key: str) -> tuple[Mapping[str, Any], str]:
-    """``oracle.small_game.<key>`` and its path."""
-    return _section(_section(config, SMALL_GAME), key, f"oracle.{SMALL_GAME}"), (
-        f"oracle.{SMALL_GAME}.{key}"
-    )
-
-
-@dataclass(frozen=True)
-class SmallExploreFirstSettings(ExploreFirstSettings):
-    """``oracle.small_game.explore_first``: the ``explore_first`` sweep on the small game.
-
-    Any estimator may be used (Theorem main-eps holds for every unbiased estimator with
-    bounds ``L``, ``V``); the skew-symmetrised one's smaller ``L`` is what makes the
-    main-eps bounds informative at affordable budgets.
-    """
-
-    name: ClassVar[Experiment] = "small_explore_first"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", SMALL_GAME)
-    requires_paper_estimator: ClassVar[bool] = False
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> SmallExploreFirstSettings:
-        """From the ``oracle`` section (its ``small_game.explore_first``)."""
-        section, path = _small_game(config, "explore_first")
-        return cls._parse(config, section, path)
-
 
 @dataclass(frozen=True)
 class SmallSolversSettings(SolversSettings):
-    """``oracle.small_game.solvers``: the ``solvers`` sweep on the small game."""
+    """The ``solvers`` sweep on the small game (``oracle.small_game.solvers``)."""
 
     name: ClassVar[Experiment] = "small_solvers"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", SMALL_GAME)
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> SmallSolversSettings:
-        """From the ``oracle`` section (its ``small_game.solvers``)."""
-        section, path = _small_game(config, "solvers")
-        return cls._parse(config, section, path)
+    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "small_game")
 
 
 @dataclass(frozen=True)
 class RegretSettings:
-    """``oracle.regret`` with the sweep-wide ``oracle.delta`` and ``oracle.seeds``.
+    """The ``regret`` sweep with ``oracle.delta`` and ``oracle.seeds``.
 
     The sweep explores with the paper's estimator and runs every algorithm of
     :data:`REGRET_ALGORITHMS`; the broken-variant detection also runs SparringFPL alone
@@ -295,17 +525,6 @@ class RegretSettings:
     algorithms: tuple[str, ...] = REGRET_ALGORITHMS
     compiled_fpl: bool = False
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> RegretSettings:
-        """From the ``oracle`` section."""
-        section, path = _section(config, "regret"), "oracle.regret"
-        return cls(
-            delta=_value(config, "delta", "oracle", float),
-            seeds=_value(config, "seeds", "oracle", int),
-            horizons=_value(section, "horizons", path, _ints),
-            fpl_rounds=_value(section, "fpl_rounds", path, int),
-        )
-
     @property
     def failure_share(self) -> float:
         """Theorem main-regret's ``delta`` split over eq. (f2), FPL and Hoeffding."""
@@ -313,6 +532,8 @@ class RegretSettings:
 
     def explore_rounds(self, horizon: int, n_policies: int, n_actions: int) -> int:
         """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
+        from ...oracle_methods.theory import explore_exploit_rounds
+
         variance_bound = scheme_of(self.estimator, n_actions).variance_bound
         return explore_exploit_rounds(horizon, n_policies, self.failure_share, variance_bound)
 
@@ -331,23 +552,26 @@ class RegretSettings:
             low, high = (low, middle) if exploits(middle) else (middle, high)
         return high
 
-    def check_horizons(self, environment: EnvironmentSettings) -> None:
-        """Every horizon must leave rounds to exploit after Theorem main-regret's ``m``."""
+    def check_horizons(
+        self, environment: EnvironmentSettings | DetectionEnvironmentSettings
+    ) -> None:
+        """Raise :class:`ConfigError` (key ``horizons``) if a horizon leaves no round to
+        exploit after Theorem main-regret's ``m``."""
         k, n_policies = environment.n_actions, environment.n_policies
         for horizon in self.horizons:
             m = self.explore_rounds(horizon, n_policies, k)
             if m >= horizon:
-                raise SettingsError(
-                    f"oracle.regret.horizons: T = {horizon} leaves no round to exploit after "
-                    f"Theorem main-regret's m = {m} exploration rounds (K = {k}, |Pi| = "
-                    f"{n_policies}); the smallest horizon that does is "
-                    f"{self.smallest_horizon(n_policies, k)}"
+                raise ConfigError(
+                    f"T = {horizon} leaves no round to exploit after Theorem main-regret's "
+                    f"m = {m} exploration rounds (K = {k}, |Pi| = {n_policies}); the smallest "
+                    f"horizon that does is {self.smallest_horizon(n_policies, k)}",
+                    "horizons",
                 )
 
 
 @dataclass(frozen=True)
 class LearnedSettings:
-    """``oracle.learned`` (its own seeds; not a bound check)."""
+    """The ``learned`` sweep (its own seeds; not a bound check)."""
 
     name: ClassVar[Experiment] = "learned"
     KEYS: ClassVar[tuple[str, ...]] = ("learned",)
@@ -356,17 +580,6 @@ class LearnedSettings:
     explore_rounds: int
     fpl_rounds: int
     pgd_iterations: int
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> LearnedSettings:
-        """From the ``oracle`` section."""
-        section, path = _section(config, "learned"), "oracle.learned"
-        return cls(
-            seeds=_value(section, "seeds", path, int),
-            explore_rounds=_value(section, "explore_rounds", path, int),
-            fpl_rounds=_value(section, "fpl_rounds", path, int),
-            pgd_iterations=_value(section, "pgd_iterations", path, int),
-        )
 
 
 ExperimentSettings = ExploreFirstSettings | SolversSettings | RegretSettings | LearnedSettings
@@ -383,22 +596,12 @@ _EXPERIMENT_SETTINGS: dict[str, type[ExperimentSettings]] = {
     )
 }
 
-#: The sweeps run on ``oracle.small_game.environment`` instead of ``oracle.environment``.
-SMALL_EXPERIMENTS = ("small_explore_first", "small_solvers")
-
 
 @dataclass(frozen=True)
 class SweepSettings:
-    """What the shard jobs of one sweep need.
-
-    Attributes
-    ----------
-    shards : int
-        ``oracle.shards``: trial ``i`` runs in shard ``i mod shards``.
-    environment : EnvironmentSettings
-    experiment : ExperimentSettings
-        The sweep's own settings; ``experiment.name`` is one of :data:`EXPERIMENTS`.
-    """
+    """What the shard jobs of one sweep need: ``oracle.shards`` (trial ``i`` runs in shard
+    ``i mod shards``), the environment and the sweep's own settings (``experiment.name`` is
+    one of :data:`EXPERIMENTS`)."""
 
     shards: int
     environment: EnvironmentSettings
@@ -412,15 +615,9 @@ class SweepSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], experiment: str) -> SweepSettings:
-        """From the ``oracle`` section (or its :meth:`keys`), with the cross-key checks."""
-        environment = EnvironmentSettings.from_config(
-            _section(config, SMALL_GAME) if experiment in SMALL_EXPERIMENTS else config,
-            f"oracle.{SMALL_GAME}" if experiment in SMALL_EXPERIMENTS else "oracle",
-        )
-        settings = _experiment_class(experiment).from_config(config)
-        if isinstance(settings, RegretSettings):
-            settings.check_horizons(environment)
-        return cls(_value(config, "shards", "oracle", int), environment, settings)
+        """From the ``oracle`` section or its :meth:`keys`."""
+        _experiment_class(experiment)
+        return OracleSection.from_config(config, "oracle", partial=True).sweep(experiment)
 
 
 def _experiment_class(experiment: str) -> type[ExperimentSettings]:
@@ -448,26 +645,9 @@ class ScalingSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> ScalingSettings:
-        """From the ``oracle`` section; every class size must be a stump class's size."""
-        section, path = _section(config, "scaling"), "oracle.scaling"
-        settings = cls(
-            delta=_value(config, "delta", "oracle", float),
-            n_actions=_value(section, "n_actions", path, int),
-            n_features=_value(section, "n_features", path, int),
-            n_contexts=_value(section, "n_contexts", path, int),
-            intransitivity=_value(section, "intransitivity", path, float),
-            class_sizes=_value(section, "class_sizes", path, _ints),
-            explore_rounds=_value(section, "explore_rounds", path, int),
-            fpl_rounds=_value(section, "fpl_rounds", path, int),
-            pgd_iterations=_value(section, "pgd_iterations", path, int),
-            repeats=_value(section, "repeats", path, int),
-        )
-        for class_size in settings.class_sizes:
-            try:
-                settings.stump_bins(class_size)
-            except ValueError as error:
-                raise SettingsError(f"{path}.class_sizes: {error}") from None
-        return settings
+        """From the ``oracle`` section or its :data:`KEYS`."""
+        oracle = OracleSection.from_config(config, "oracle", partial=True)
+        return cls(delta=oracle.delta, **dict(oracle.scaling))
 
     def stump_bins(self, class_size: int) -> int:
         """The stumps' ``n_bins`` giving ``class_size`` policies (:func:`stump_bins`)."""
@@ -486,29 +666,104 @@ class SummarySettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> SummarySettings:
-        """From the ``oracle`` section."""
-        return cls(
-            delta=_value(config, "delta", "oracle", float),
-            theory_epsilons=_value(
-                config, "theory_epsilons", "oracle", lambda values: tuple(map(float, values))
-            ),
-            n_actions=EnvironmentSettings.from_config(config).n_actions,
+        """From the ``oracle`` section or its :data:`KEYS`."""
+        oracle = OracleSection.from_config(config, "oracle", partial=True)
+        return cls(oracle.delta, oracle.theory_epsilons, oracle.environment.n_actions)
+
+
+class OracleSection(ConfigModel):
+    """Sections 6-8 of the paper (algorithms in cdbandits.oracle_methods, experiments in
+    cdbandits.experiments.oracle): explore-then-exploit with a classification oracle.
+    Sharded sweeps check every bound over seeds (Lemma eq. (f2), Lemma explore-first,
+    Theorems fpl, proj-out1, proj-out2, approx-proj, main-eps, main-regret), compare the
+    paper's estimator with the skew-symmetrised one and exact with scikit-learn oracles, and
+    measure time and memory against SparringEXP4.P; the paper-wide bound table joins the
+    Section 5 coverage table."""
+
+    delta: Probability = 0.05
+    """Failure probability of every checked statement; a bound passes when it held in at
+    least 1 - delta of the seeds."""
+
+    seeds: Annotated[int, Field(ge=2)] = 100
+    """Seeds per setting of every bound check (seed indices 0..seeds-1)."""
+
+    shards: PositiveInt = 4
+    """Jobs each sweep is split into (trial i goes to shard i mod shards); results do not
+    depend on it."""
+
+    shard_runtime: PositiveInt = 30
+    """Wall-clock minutes a shard job may take (its runtime resource, SLURM --time); raise it
+    with the budgets (config/bounds-full.yaml)."""
+
+    shard_resources: dict[Experiment, ShardResources] = {}
+    """Per sweep, the resources of its shard jobs where they differ from shard_runtime and
+    2000 MB (config/bounds-full.yaml: the regret sweep's hours-long SparringFPL trials, whose
+    N policy ids take 16 bytes a round)."""
+
+    theory_epsilons: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(min_length=1)] = (
+        0.5,
+        0.2,
+        0.1,
+        0.05,
+    )
+    """Accuracies for which the table of Theorem main-eps's settings (m, N, T_in, T_out,
+    oracle calls) is computed."""
+
+    environment: EnvironmentSettings = EnvironmentSettings()
+    explore_first: ExploreFirstSection = ExploreFirstSection()
+    solvers: SolversSection = SolversSection()
+    small_game: SmallGameSection = SmallGameSection()
+    regret: RegretSection = RegretSection()
+    learned: LearnedSection = LearnedSection()
+    detection: DetectionSection = DetectionSection()
+    scaling: ScalingSection = ScalingSection()
+
+    @rule("delta", "regret", "environment")
+    def _regret_horizons_exploit(self) -> None:
+        settings = RegretSettings(self.delta, self.seeds, **dict(self.regret))
+        try:
+            settings.check_horizons(self.environment)
+        except ConfigError as error:
+            raise ConfigError(error.problem, "regret.horizons") from None
+
+    @rule("delta", "detection")
+    def _detection_horizons_exploit(self) -> None:
+        environment = self.detection.environment
+        for part in ("regret", "main_regret_fpl"):
+            try:
+                self.detection_regret(part).check_horizons(environment)
+            except ConfigError as error:
+                raise ConfigError(error.problem, f"detection.{part}.horizon") from None
+
+    def detection_regret(self, part: str) -> RegretSettings:
+        """The regret part (``regret`` or ``main_regret_fpl``) of the detection: the paper's
+        estimator and every algorithm, or the skew-symmetrised estimator and compiled
+        SparringFPL alone."""
+        section = getattr(self.detection, part)
+        main = part == "main_regret_fpl"
+        return RegretSettings(
+            delta=self.delta,
+            seeds=self.detection.seeds,
+            horizons=(section.horizon,),
+            fpl_rounds=section.fpl_rounds,
+            estimator=SKEW_ESTIMATOR if main else PAPER_ESTIMATOR,
+            algorithms=("explore_exploit_fpl",) if main else REGRET_ALGORITHMS,
+            compiled_fpl=main,
         )
 
-
-@dataclass(frozen=True)
-class OracleSettings:
-    """The whole ``oracle`` section, every check done (built when the workflow starts)."""
-
-    sweeps: tuple[SweepSettings, ...]
-    scaling: ScalingSettings
-    summary: SummarySettings
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> OracleSettings:
-        """From the ``oracle`` section; raises :class:`SettingsError` naming a bad key."""
-        return cls(
-            sweeps=tuple(SweepSettings.from_config(config, name) for name in EXPERIMENTS),
-            scaling=ScalingSettings.from_config(config),
-            summary=SummarySettings.from_config(config),
-        )
+    def sweep(self, experiment: str) -> SweepSettings:
+        """The settings of one sweep of :data:`EXPERIMENTS`."""
+        small = self.small_game
+        sections: dict[str, ConfigModel] = {
+            "explore_first": self.explore_first,
+            "solvers": self.solvers,
+            "regret": self.regret,
+            "learned": self.learned,
+            "small_explore_first": small.explore_first,
+            "small_solvers": small.solvers,
+        }
+        kind = _experiment_class(experiment)
+        trials = {} if kind is LearnedSettings else {"delta": self.delta, "seeds": self.seeds}
+        settings = kind(**trials, **dict(sections[experiment]))
+        environment = small.environment if experiment in SMALL_EXPERIMENTS else self.environment
+        return SweepSettings(self.shards, environment, settings)

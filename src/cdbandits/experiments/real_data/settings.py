@@ -1,12 +1,11 @@
-"""The ``real_data`` section of the config, parsed once into typed, frozen settings.
+"""The ``real_data`` config section: one typed model of every key, and the settings of its jobs.
 
-:meth:`RealDataSettings.from_config` reads the whole section (the workflow does so when it
-starts) and makes every check the jobs would otherwise make late: the data sets and PrefLib
-collections exist, every ATP season has a data file, the context analyses and examples name
-periods that are defined, the coverage cases are known. A failure is a
-:class:`RealDataSettingsError` whose one-line message names the config key. Each part a job
-needs is built from just its keys (``from_config``) and gives them back (``to_config``), so a
-rule passes only those keys and the job rebuilds exactly these settings.
+:class:`RealDataSection` is the section: the data read (:class:`SourceSettings`, its
+top-level keys), the family-wide interval keys, and one sub-section per analysis. Each job
+reads the keys of one analysis with those it shares with the family (``confidence``,
+``interval``) and the master ``seed``: :class:`SubsetSettings`, :class:`ContextSettings`,
+:class:`TrecComparisonSettings`, :class:`CoverageSettings` and :class:`ExampleSettings` are
+the analyses' sections with those keys added (:meth:`RealDataSection.job_settings`).
 
 Nothing here imports the solvers: the workflow parses the settings at start-up.
 """
@@ -14,35 +13,44 @@ Nothing here imports the solvers: the workflow parses the settings at start-up.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Annotated, Literal, get_args
 
-from ...comparisons.settings import UNOBSERVED_POLICIES, UnobservedPolicy
+from pydantic import AfterValidator, Field
+
+from ...comparisons.settings import UnobservedPolicy
 from ...datasets import DATA_FILES
-from ...stats import INTERVAL_METHODS, IntervalMethod
+from ...stats import IntervalMethod
+from ..config_model import (
+    ConfigError,
+    ConfigModel,
+    Increasing,
+    NonNegativeInt,
+    PositiveInt,
+    Probability,
+    distinct,
+    rule,
+)
 
 __all__ = [
     "ATP_SEASONS",
     "COVERAGE_CASES",
     "DATASETS",
-    "PLAYER_RULES",
+    "TREC_DL_QRELS",
     "ContextSettings",
     "CoverageSettings",
     "ExampleSettings",
     "PlayerRule",
-    "RealDataSettings",
-    "RealDataSettingsError",
+    "RealDataSection",
     "SourceSettings",
-    "TREC_DL_QRELS",
     "SubsetSettings",
     "TrecComparisonSettings",
 ]
 
-#: The item-4 data sets: ATP periods, the PrefLib sports elections (figure skating, Formula 1
-#: seasons), the TREC-DL human passage preferences (one tournament per topic) and the
-#: published arXiv 6-ranker matrix.
-DATASETS: tuple[str, ...] = ("atp", "skate", "f1seasons", "trec_dl", "arxiv")
+#: The data sets of the appendix statistics: ATP periods, the PrefLib sports elections
+#: (figure skating, Formula 1 seasons), the TREC-DL human passage preferences (one
+#: tournament per topic) and the published arXiv 6-ranker matrix.
+RealDataset = Literal["atp", "skate", "f1seasons", "trec_dl", "arxiv"]
+DATASETS: tuple[str, ...] = get_args(RealDataset)
 
 #: Seasons with an ATP results file in :data:`cdbandits.datasets.DATA_FILES`.
 ATP_SEASONS: tuple[int, ...] = tuple(
@@ -51,127 +59,64 @@ ATP_SEASONS: tuple[int, ...] = tuple(
 
 #: How the players of a context analysis are chosen (see :mod:`.contexts`).
 PlayerRule = Literal["total", "least_context"]
-PLAYER_RULES: tuple[PlayerRule, ...] = ("total", "least_context")
 
 #: Coverage checks at the size of a real log (see :mod:`.coverage`).
-COVERAGE_CASES: tuple[str, ...] = ("atp", "trec_dl")
+CoverageCase = Literal["atp", "trec_dl"]
+COVERAGE_CASES: tuple[str, ...] = get_args(CoverageCase)
 
 #: The TREC-DL authors' published best passages (one set per finalisation phase), with
 #: their data keys.
-TREC_DL_QRELS: dict[str, str] = {
-    "Set-I": "trec_dl_set_i",
-    "Set-II": "trec_dl_set_ii",
-    "Set-III": "trec_dl_set_iii",
-}
-
-_PERIOD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+Qrels = Literal["Set-I", "Set-II", "Set-III"]
+TREC_DL_QRELS: dict[str, str] = dict(
+    zip(get_args(Qrels), ("trec_dl_set_i", "trec_dl_set_ii", "trec_dl_set_iii"), strict=True)
+)
 
 
-class RealDataSettingsError(ValueError):
-    """A config value the real-data family cannot run with; the message names the key."""
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise RealDataSettingsError(message)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-class _ConfigKeys:
-    """``to_config``: the config keys a settings dataclass comes from (its fields)."""
-
-    def to_config(self) -> dict[str, Any]:
-        """The config keys these settings come from (``from_config`` gives them back)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
-
-
-def _check_confidence(confidence: float) -> None:
-    _require(0 < confidence < 1, f"real_data.confidence: must lie in (0, 1), got {confidence}")
-
-
-@dataclass(frozen=True)
-class SourceSettings(_ConfigKeys):
-    """Which real data are read (keys ``datasets``, ``atp_periods``, ``atp_top``,
-    ``max_elections``, ``trec_dl_topics``).
-
-    Attributes
-    ----------
-    datasets : tuple of str
-        Data sets of the subset statistics, among :data:`DATASETS`.
-    atp_periods : dict of str to (int, int)
-        Named ranges of seasons ``(first, last)``, e.g. ``"2010s": (2010, 2019)``.
-    atp_top : int
-        Players per period in the subset statistics: those with the most matches.
-    max_elections : int or None
-        The first elections of each PrefLib collection only (None: all).
-    trec_dl_topics : tuple of str or None
-        TREC-DL topics to analyse (None: all 50).
-    """
-
-    datasets: tuple[str, ...]
-    atp_periods: dict[str, tuple[int, int]]
-    atp_top: int
-    max_elections: int | None
-    trec_dl_topics: tuple[str, ...] | None
-
-    def __post_init__(self) -> None:
-        unknown = [name for name in self.datasets if name not in DATASETS]
-        _require(
-            not unknown,
-            f"real_data.datasets: unknown data set(s) {unknown}; known: {list(DATASETS)}",
+def _atp_seasons(seasons: tuple[int, int]) -> tuple[int, int]:
+    first, last = seasons
+    missing = [year for year in range(first, last + 1) if year not in ATP_SEASONS]
+    if first > last or missing:
+        raise ConfigError(
+            f"{list(seasons)} is not a range of seasons with ATP results files "
+            f"({ATP_SEASONS[0]}-{ATP_SEASONS[-1]})"
         )
-        _require(
-            len(set(self.datasets)) == len(self.datasets),
-            f"real_data.datasets: listed twice: {list(self.datasets)}",
-        )
-        _require(len(self.atp_periods) > 0, "real_data.atp_periods: define at least one period")
-        for name, (first, last) in self.atp_periods.items():
-            key = f"real_data.atp_periods.{name}"
-            _require(
-                _PERIOD_NAME.fullmatch(name) is not None,
-                f"{key}: a period name is letters, digits, '_' and '-', got {name!r}",
-            )
-            _require(first <= last, f"{key}: first season {first} is after the last, {last}")
-            missing = [year for year in range(first, last + 1) if year not in ATP_SEASONS]
-            _require(
-                not missing,
-                f"{key}: no ATP results file for season(s) {missing}; the data cover "
-                f"{ATP_SEASONS[0]}-{ATP_SEASONS[-1]}",
-            )
-        _require(self.atp_top >= 2, f"real_data.atp_top: must be at least 2, got {self.atp_top}")
-        _require(
-            self.max_elections is None or self.max_elections >= 1,
-            f"real_data.max_elections: must be at least 1 or null, got {self.max_elections}",
-        )
-        if self.trec_dl_topics is not None:
-            _require(
-                len(self.trec_dl_topics) > 0 and all(t.isdigit() for t in self.trec_dl_topics),
-                "real_data.trec_dl_topics: give topic ids (digits) or null, got "
-                f"{list(self.trec_dl_topics)}",
-            )
+    return seasons
 
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> SourceSettings:
-        """From the keys of the class docstring."""
-        topics = mapping["trec_dl_topics"]
-        maximum = mapping["max_elections"]
-        return cls(
-            datasets=tuple(mapping["datasets"]),
-            atp_periods={
-                str(name): (int(seasons[0]), int(seasons[-1]))
-                for name, seasons in mapping["atp_periods"].items()
-            },
-            atp_top=int(mapping["atp_top"]),
-            max_elections=None if maximum is None else int(maximum),
-            trec_dl_topics=None if topics is None else tuple(str(t) for t in topics),
-        )
+
+#: Seasons ``[first, last]`` with an ATP results file each.
+Seasons = Annotated[tuple[int, int], AfterValidator(_atp_seasons)]
+TopicId = Annotated[str, Field(pattern=r"^[0-9]+$")]
+Players = Annotated[int, Field(ge=2)]
+Resamples = Annotated[int, Field(ge=2)]
+Seed = Annotated[int, Field(ge=0, description="The config's master seed.")]
+
+
+class SourceSettings(ConfigModel):
+    """Which real data are read."""
+
+    datasets: distinct(RealDataset) = DATASETS
+    """Data sets of the appendix statistics: atp (one matrix per period), skate (PrefLib
+    00006, figure skating 1998), f1seasons (PrefLib 00052, Formula 1 seasons 1950-2020),
+    trec_dl (one matrix per topic), arxiv (the published 6x6 matrix, no counts hence no data
+    band)."""
+
+    atp_periods: Annotated[
+        dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")], Seasons],
+        Field(min_length=1),
+    ] = {"1990s": (1990, 1999), "2000s": (2000, 2009), "2010s": (2010, 2019),
+         "2020s": (2020, 2024)}  # fmt: skip
+    """Named ranges of ATP seasons [first, last] (files exist for 1990-2024); each is one
+    matrix of the atp data set, and a context of the period analysis."""
+
+    atp_top: Players = 20
+    """Players of each ATP period's matrix, those with the most matches."""
+
+    max_elections: PositiveInt | None = None
+    """Only the first elections (by file number) of each PrefLib collection; null: all (49
+    skating events, 69 Formula 1 seasons)."""
+
+    trec_dl_topics: Annotated[tuple[TopicId, ...], Field(min_length=1)] | None = None
+    """TREC-DL topic ids analysed (null, all 50 topics of the judgments)."""
 
     def period_seasons(self, period: str) -> tuple[int, ...]:
         """The seasons of a named period."""
@@ -179,266 +124,136 @@ class SourceSettings(_ConfigKeys):
         return tuple(range(first, last + 1))
 
 
-@dataclass(frozen=True)
-class SubsetSettings(_ConfigKeys):
-    """The appendix statistics on real matrices (section ``real_data.subsets``).
+class SubsetsSection(ConfigModel):
+    """The appendix statistics on the real matrices."""
 
-    Attributes
-    ----------
-    samples_per_k : int
-        Random K-subsets per series and size K (as the appendix samples them), split
-        evenly among the series' matrices (at least one each).
-    ks : tuple of int or None
-        The sizes K sampled (a matrix takes those up to its size; None: every K from 2).
-    resamples : int
-        Matrices drawn from each data set's sampling uncertainty, whose statistics give the
-        data band (0: none).
-    unobserved : {"half", "drop-items", "error"}
-        Pairs never compared (:class:`cdbandits.comparisons.CountPolicy`).
-    confidence : float
-    interval : {"clopper-pearson", "wilson"}
-    seed : int
-    """
+    samples_per_k: PositiveInt = 500
+    """Random K-item sub-matrices per series (an ATP period, a PrefLib collection, the TREC-DL
+    topics, arXiv) and K, split evenly among the series' matrices (at least one each), so
+    every election or topic weighs the same."""
 
-    samples_per_k: int
-    ks: tuple[int, ...] | None
-    resamples: int
-    unobserved: UnobservedPolicy
-    confidence: float
+    ks: (
+        Annotated[tuple[Annotated[int, Field(ge=2)], ...], Field(min_length=1), Increasing] | None
+    ) = (2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 75)
+    """Increasing sizes K sampled (each matrix takes those up to its size); null: every K
+    from 2. Sub-matrices over 75 items take 0.1-0.4 s each to solve."""
+
+    resamples: NonNegativeInt = 10
+    """Matrices drawn from each data set's sampling noise (voters bootstrapped for elections,
+    Beta posterior per pair otherwise) whose statistics, on the same sub-matrices, give the
+    data band; 0 (no band) or at least 2."""
+
+    unobserved: UnobservedPolicy = "half"
+    """Pairs never compared: half (preference 1/2), drop-items (remove items until every pair
+    is compared) or error."""
+
+    @rule("resamples")
+    def _a_band_needs_two_resamples(self) -> None:
+        if self.resamples == 1:
+            raise ConfigError("0 (no data band) or at least 2; got 1", "resamples")
+
+
+class SubsetSettings(SubsetsSection):
+    """``real_data.subsets`` with the family's interval and the master seed."""
+
+    confidence: Probability
     interval: IntervalMethod
-    seed: int
-
-    def __post_init__(self) -> None:
-        key = "real_data.subsets"
-        _require(
-            self.samples_per_k >= 1,
-            f"{key}.samples_per_k: must be at least 1, got {self.samples_per_k}",
-        )
-        _require(
-            self.ks is None or (list(self.ks) == sorted(set(self.ks)) and self.ks[0] >= 2),
-            f"{key}.ks: increasing sizes of at least 2, or null, got {self.ks}",
-        )
-        _require(
-            self.resamples == 0 or self.resamples >= 2,
-            f"{key}.resamples: 0 (no data band) or at least 2, got {self.resamples}",
-        )
-        _require(
-            self.unobserved in UNOBSERVED_POLICIES,
-            f"{key}.unobserved: must be one of {UNOBSERVED_POLICIES}, got {self.unobserved!r}",
-        )
-        _check_confidence(self.confidence)
-        _require(
-            self.interval in INTERVAL_METHODS,
-            f"real_data.interval: must be one of {INTERVAL_METHODS}, got {self.interval!r}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> SubsetSettings:
-        """From the keys of the class docstring (``seed``: the config's master seed)."""
-        ks = mapping["ks"]
-        return cls(
-            samples_per_k=int(mapping["samples_per_k"]),
-            ks=None if ks is None else tuple(int(k) for k in ks),
-            resamples=int(mapping["resamples"]),
-            unobserved=mapping["unobserved"],
-            confidence=float(mapping["confidence"]),
-            interval=mapping["interval"],
-            seed=int(mapping["seed"]),
-        )
+    seed: Seed
 
     def sizes(self, n_items: int) -> tuple[int, ...] | None:
         """The sizes K sampled in a matrix of ``n_items`` items (None: every K)."""
         return None if self.ks is None else tuple(k for k in self.ks if k <= n_items)
 
 
-@dataclass(frozen=True)
-class ContextSettings(_ConfigKeys):
-    """Does context matter? ATP players by surface and by period (``real_data.contexts``).
+class ContextsSection(ConfigModel):
+    """Does context matter? The gain of a per-context von Neumann winner over the best single
+    lottery, on ATP matches by court surface and by period, with a bootstrap interval and a
+    permutation null (context labels shuffled)."""
 
-    Attributes
-    ----------
-    surface_seasons : (int, int)
-        Seasons of the surface analysis.
-    surfaces : tuple of str
-        The surfaces compared (values of the results' ``surface`` column).
-    surface_players, period_players : int
-        Players of each analysis.
-    surface_players_by, period_players_by : {"total", "least_context"}
-        How they are chosen (:func:`.contexts.context_players`).
-    periods : tuple of str
-        Names of ``real_data.atp_periods`` compared in the period analysis.
-    resamples : int
-        Bootstrap resamples of the gain (within each context).
-    permutations : int
-        Context labels shuffled this many times: the gain when context does not matter.
-    confidence : float
-    seed : int
-    """
+    surface_seasons: Seasons = (2010, 2019)
+    """Seasons [first, last] of the surface analysis."""
 
-    surface_seasons: tuple[int, int]
-    surfaces: tuple[str, ...]
-    surface_players: int
-    surface_players_by: PlayerRule
-    periods: tuple[str, ...]
-    period_players: int
-    period_players_by: PlayerRule
-    resamples: int
-    permutations: int
-    confidence: float
-    seed: int
+    surfaces: distinct(str, min_length=2) = ("Clay", "Grass", "Hard")
+    """Surfaces compared (values of the results' surface column)."""
 
-    def __post_init__(self) -> None:
-        key = "real_data.contexts"
-        first, last = self.surface_seasons
-        missing = [year for year in range(first, last + 1) if year not in ATP_SEASONS]
-        _require(
-            first <= last and not missing,
-            f"{key}.surface_seasons: [{first}, {last}] is not a range of seasons with ATP "
-            f"results ({ATP_SEASONS[0]}-{ATP_SEASONS[-1]})",
-        )
-        for name in ("surfaces", "periods"):
-            values = getattr(self, name)
-            _require(
-                len(values) >= 2 and len(set(values)) == len(values),
-                f"{key}.{name}: give at least two distinct values, got {list(values)}",
+    surface_players: Players = 20
+    """Players of the surface analysis."""
+
+    surface_players_by: PlayerRule = "least_context"
+    """How they are chosen: most matches in total, or most matches in their least-played
+    context (so every player plays in every context)."""
+
+    periods: distinct(str, min_length=2) = ("1990s", "2000s", "2010s")
+    """Names of real_data.atp_periods compared in the period analysis."""
+
+    period_players: Players = 10
+    """Players of the period analysis."""
+
+    period_players_by: PlayerRule = "least_context"
+    """How they are chosen (as surface_players_by)."""
+
+    resamples: Resamples = 200
+    """Bootstrap resamples of the gain (matches resampled per context)."""
+
+    permutations: Resamples = 200
+    """Shuffles of the context labels (the gain when context does not matter)."""
+
+
+class ContextSettings(ContextsSection):
+    """``real_data.contexts`` with the family's confidence and the master seed."""
+
+    confidence: Probability
+    seed: Seed
+
+
+class TrecDlSection(ConfigModel):
+    """Each TREC-DL topic's winners against the published best passages."""
+
+    qrels: distinct(Qrels) = get_args(Qrels)
+    """The authors' published sets of best passages compared."""
+
+    resamples: Resamples = 200
+    """Beta-posterior resamples of each topic's finalists (probability that a passage is in
+    the von Neumann support)."""
+
+
+class TrecComparisonSettings(TrecDlSection):
+    """``real_data.trec_dl`` with the family's confidence and the master seed."""
+
+    confidence: Probability
+    seed: Seed
+
+
+class CoverageSection(ConfigModel):
+    """Coverage of the intervals of `cdbandits winners --pairs` on synthetic logs of the size
+    of real logs (the worked examples' ATP players and TREC-DL topic), the truth a
+    Beta-posterior draw of their counts."""
+
+    cases: distinct(CoverageCase) = COVERAGE_CASES
+    """The real logs whose size is checked."""
+
+    replications: PositiveInt = 500
+    """Synthetic logs per case (at least 500 to resolve a coverage of 0.95 to about 0.01);
+    at least one per shard."""
+
+    resamples: Resamples = 200
+    """Resampled matrices per synthetic log and method."""
+
+    shards: PositiveInt = 2
+    """Jobs per case (independent random streams; their tables add up)."""
+
+    tolerance: Annotated[float, Field(ge=0)] = 0.02
+    """A row passes when its coverage is at least confidence - tolerance (below
+    real_data.confidence)."""
+
+    @rule("replications", "shards")
+    def _a_replication_per_shard(self) -> None:
+        if self.replications < self.shards:
+            raise ConfigError(
+                f"{self.replications} cannot be split into {self.shards} shards "
+                "(real_data.coverage.shards); give at least one replication per shard",
+                "replications",
             )
-        for name in ("surface_players", "period_players"):
-            _require(
-                getattr(self, name) >= 2,
-                f"{key}.{name}: must be at least 2, got {getattr(self, name)}",
-            )
-        for name in ("surface_players_by", "period_players_by"):
-            _require(
-                getattr(self, name) in PLAYER_RULES,
-                f"{key}.{name}: must be one of {PLAYER_RULES}, got {getattr(self, name)!r}",
-            )
-        for name in ("resamples", "permutations"):
-            _require(
-                getattr(self, name) >= 2,
-                f"{key}.{name}: must be at least 2, got {getattr(self, name)}",
-            )
-        _check_confidence(self.confidence)
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> ContextSettings:
-        """From the keys of the class docstring."""
-        seasons = mapping["surface_seasons"]
-        return cls(
-            surface_seasons=(int(seasons[0]), int(seasons[-1])),
-            surfaces=tuple(str(s) for s in mapping["surfaces"]),
-            surface_players=int(mapping["surface_players"]),
-            surface_players_by=mapping["surface_players_by"],
-            periods=tuple(str(p) for p in mapping["periods"]),
-            period_players=int(mapping["period_players"]),
-            period_players_by=mapping["period_players_by"],
-            resamples=int(mapping["resamples"]),
-            permutations=int(mapping["permutations"]),
-            confidence=float(mapping["confidence"]),
-            seed=int(mapping["seed"]),
-        )
-
-
-@dataclass(frozen=True)
-class TrecComparisonSettings(_ConfigKeys):
-    """Our winners of each TREC-DL topic against the published best passages
-    (``real_data.trec_dl``).
-
-    Attributes
-    ----------
-    qrels : tuple of str
-        The authors' sets of best passages compared, among ``Set-I``, ``Set-II``,
-        ``Set-III``.
-    resamples : int
-        Beta-posterior resamples of each topic (support probabilities).
-    confidence : float
-    seed : int
-    """
-
-    qrels: tuple[str, ...]
-    resamples: int
-    confidence: float
-    seed: int
-
-    def __post_init__(self) -> None:
-        key = "real_data.trec_dl"
-        unknown = [name for name in self.qrels if name not in TREC_DL_QRELS]
-        _require(
-            len(self.qrels) > 0 and not unknown,
-            f"{key}.qrels: give some of {list(TREC_DL_QRELS)}, got {list(self.qrels)}",
-        )
-        _require(self.resamples >= 2, f"{key}.resamples: must be at least 2, got {self.resamples}")
-        _check_confidence(self.confidence)
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> TrecComparisonSettings:
-        """From the keys of the class docstring."""
-        return cls(
-            qrels=tuple(mapping["qrels"]),
-            resamples=int(mapping["resamples"]),
-            confidence=float(mapping["confidence"]),
-            seed=int(mapping["seed"]),
-        )
-
-
-@dataclass(frozen=True)
-class CoverageSettings(_ConfigKeys):
-    """Coverage of the intervals at the sizes of real logs (``real_data.coverage``).
-
-    Attributes
-    ----------
-    cases : tuple of str
-        Among :data:`COVERAGE_CASES`: the ATP example's players, the TREC-DL example topic.
-    replications : int
-        Synthetic logs per case (the issue asks for at least 500).
-    resamples : int
-        Resampled matrices per log and method.
-    shards : int
-        Jobs per case (independent random streams; the tables add up).
-    confidence, tolerance : float
-        ``passes`` when the coverage is at least ``confidence - tolerance``.
-    seed : int
-    """
-
-    cases: tuple[str, ...]
-    replications: int
-    resamples: int
-    shards: int
-    confidence: float
-    tolerance: float
-    seed: int
-
-    def __post_init__(self) -> None:
-        key = "real_data.coverage"
-        unknown = [case for case in self.cases if case not in COVERAGE_CASES]
-        _require(
-            len(self.cases) > 0 and not unknown and len(set(self.cases)) == len(self.cases),
-            f"{key}.cases: distinct values among {list(COVERAGE_CASES)}, got {list(self.cases)}",
-        )
-        _require(
-            self.replications >= self.shards,
-            f"{key}.replications: {self.replications} cannot be split into {self.shards} "
-            f"shards ({key}.shards); give at least one replication per shard",
-        )
-        _require(self.shards >= 1, f"{key}.shards: must be at least 1, got {self.shards}")
-        _require(self.resamples >= 2, f"{key}.resamples: must be at least 2, got {self.resamples}")
-        _check_confidence(self.confidence)
-        _require(
-            0 <= self.tolerance < self.confidence,
-            f"{key}.tolerance: must lie in [0, confidence), got {self.tolerance}",
-        )
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> CoverageSettings:
-        """From the keys of the class docstring."""
-        return cls(
-            cases=tuple(mapping["cases"]),
-            replications=int(mapping["replications"]),
-            resamples=int(mapping["resamples"]),
-            shards=int(mapping["shards"]),
-            confidence=float(mapping["confidence"]),
-            tolerance=float(mapping["tolerance"]),
-            seed=int(mapping["seed"]),
-        )
 
     def shard_replications(self, shard: int) -> int:
         """Replications of shard ``shard`` (the remainder goes to the first shards)."""
@@ -448,116 +263,110 @@ class CoverageSettings(_ConfigKeys):
         return base + (shard < extra)
 
 
-@dataclass(frozen=True)
-class ExampleSettings(_ConfigKeys):
-    """The README's worked examples of ``cdbandits winners --pairs`` (``real_data.examples``).
+class CoverageSettings(CoverageSection):
+    """``real_data.coverage`` with the family's confidence and the master seed."""
 
-    Attributes
-    ----------
-    atp_period : str
-        A name of ``real_data.atp_periods``: its season files are the ATP example's log.
-    atp_top : int
-        ``--top``: the players with the most matches.
-    trec_dl_topic : str
-        ``--context-value`` of the TREC-DL example.
-    resamples : int
-        ``--resamples``.
-    seed : int
-        ``--seed``.
-    """
-
-    atp_period: str
-    atp_top: int
-    trec_dl_topic: str
-    resamples: int
-    seed: int
-
-    def __post_init__(self) -> None:
-        key = "real_data.examples"
-        _require(self.atp_top >= 2, f"{key}.atp_top: must be at least 2, got {self.atp_top}")
-        _require(
-            self.trec_dl_topic.isdigit(),
-            f"{key}.trec_dl_topic: a topic id (digits), got {self.trec_dl_topic!r}",
-        )
-        _require(self.resamples >= 1, f"{key}.resamples: must be at least 1, got {self.resamples}")
-
-    @classmethod
-    def from_config(cls, mapping: Mapping[str, Any]) -> ExampleSettings:
-        """From the keys of the class docstring."""
-        return cls(
-            atp_period=str(mapping["atp_period"]),
-            atp_top=int(mapping["atp_top"]),
-            trec_dl_topic=str(mapping["trec_dl_topic"]),
-            resamples=int(mapping["resamples"]),
-            seed=int(mapping["seed"]),
-        )
+    confidence: Probability
+    seed: Seed
 
 
-@dataclass(frozen=True)
-class RealDataSettings:
-    """The whole ``real_data`` section, checked across keys.
+class ExamplesSection(ConfigModel):
+    """The README's worked examples of `cdbandits winners --pairs`, run through the command's
+    entry point (results/real_data/worked_example.md)."""
 
-    Attributes
-    ----------
-    sources : SourceSettings
-    subsets : SubsetSettings
-    contexts : ContextSettings
-    trec_dl : TrecComparisonSettings
-    coverage : CoverageSettings
-    examples : ExampleSettings
-    """
+    atp_period: str = "2010s"
+    """A name of real_data.atp_periods; its season files are the ATP log."""
 
-    sources: SourceSettings
-    subsets: SubsetSettings
-    contexts: ContextSettings
-    trec_dl: TrecComparisonSettings
-    coverage: CoverageSettings
-    examples: ExampleSettings
+    atp_top: Players = 8
+    """The example's --top (players with the most matches)."""
 
-    def __post_init__(self) -> None:
-        periods = self.sources.atp_periods
-        unknown = [name for name in self.contexts.periods if name not in periods]
-        _require(
-            not unknown,
-            f"real_data.contexts.periods: {unknown} not among real_data.atp_periods "
-            f"{list(periods)}",
-        )
-        _require(
-            self.examples.atp_period in periods,
-            f"real_data.examples.atp_period: {self.examples.atp_period!r} is not among "
-            f"real_data.atp_periods {list(periods)}",
-        )
-        topics = self.sources.trec_dl_topics
-        _require(
-            topics is None or self.examples.trec_dl_topic in topics,
-            f"real_data.examples.trec_dl_topic: {self.examples.trec_dl_topic!r} is not among "
-            f"real_data.trec_dl_topics {list(topics or ())}",
-        )
+    trec_dl_topic: TopicId = "952262"
+    """The TREC-DL example's --context-value (a topic id, one of real_data.trec_dl_topics
+    unless that is null)."""
 
-    @classmethod
-    def from_config(cls, section: Mapping[str, Any], seed: int) -> RealDataSettings:
-        """Parse and check the ``real_data`` section (schema defaults filled in).
+    resamples: PositiveInt = 1000
+    """The examples' --resamples."""
 
-        Raises
-        ------
-        RealDataSettingsError
-            With a one-line message naming the config key.
-        """
-        shared = {"seed": seed, "confidence": section["confidence"]}
-        interval = {"interval": section["interval"]}
-        return cls(
-            sources=SourceSettings.from_config(section),
-            subsets=SubsetSettings.from_config({**section["subsets"], **shared, **interval}),
-            contexts=ContextSettings.from_config({**section["contexts"], **shared}),
-            trec_dl=TrecComparisonSettings.from_config({**section["trec_dl"], **shared}),
-            coverage=CoverageSettings.from_config({**section["coverage"], **shared}),
-            examples=ExampleSettings.from_config({**section["examples"], "seed": seed}),
-        )
+
+class ExampleSettings(ExamplesSection):
+    """``real_data.examples`` with the master seed (the examples' ``--seed``)."""
+
+    seed: Seed
+
+
+class RealDataSection(SourceSettings):
+    """Real preference data (cdbandits.experiments.real_data): the appendix statistics
+    (Condorcet winner's existence against K, Copeland winners in the von Neumann support,
+    support sizes) on every real data set held (ATP head-to-head per period, PrefLib sports
+    elections, TREC-DL human passage preferences per topic, the arXiv 6-ranker matrix),
+    whether context matters (ATP by court surface and by period), the TREC-DL winners
+    against the published best passages, the coverage of the intervals of `cdbandits winners
+    --pairs` at real sizes, and the README's worked examples. Data are fetched from their
+    pinned sources (or data_mirror)."""
+
+    confidence: Probability = 0.95
+    """Level of every interval of the family."""
+
+    interval: IntervalMethod = "clopper-pearson"
+    """Binomial interval of the shares of sampled sub-matrices."""
+
+    subsets: SubsetsSection = SubsetsSection()
+    contexts: ContextsSection = ContextsSection()
+    trec_dl: TrecDlSection = TrecDlSection()
+    coverage: CoverageSection = CoverageSection()
+    examples: ExamplesSection = ExamplesSection()
+
+    @rule("atp_periods", "contexts", "examples")
+    def _periods_are_defined(self) -> None:
+        unknown = [name for name in self.contexts.periods if name not in self.atp_periods]
+        if unknown:
+            raise ConfigError(
+                f"{unknown} not among real_data.atp_periods {list(self.atp_periods)}",
+                "contexts.periods",
+            )
+        if self.examples.atp_period not in self.atp_periods:
+            raise ConfigError(
+                f"{self.examples.atp_period!r} is not among real_data.atp_periods "
+                f"{list(self.atp_periods)}",
+                "examples.atp_period",
+            )
+
+    @rule("trec_dl_topics", "examples")
+    def _example_topic_is_analysed(self) -> None:
+        topics = self.trec_dl_topics
+        if topics is not None and self.examples.trec_dl_topic not in topics:
+            raise ConfigError(
+                f"{self.examples.trec_dl_topic!r} is not among real_data.trec_dl_topics "
+                f"{list(topics)}",
+                "examples.trec_dl_topic",
+            )
+
+    @rule("confidence", "coverage")
+    def _tolerance_below_confidence(self) -> None:
+        if self.coverage.tolerance >= self.confidence:
+            raise ConfigError(
+                f"must lie below real_data.confidence = {self.confidence}; got "
+                f"{self.coverage.tolerance}",
+                "coverage.tolerance",
+            )
+
+    def job_settings(self, seed: int) -> dict[str, ConfigModel]:
+        """The settings of each analysis's jobs (keyed by its sub-section), and ``sources``."""
+        shared = {"confidence": self.confidence, "seed": seed}
+        return {
+            "sources": SourceSettings(**{key: getattr(self, key) for key in _SOURCE_KEYS}),
+            "subsets": SubsetSettings(**dict(self.subsets), **shared, interval=self.interval),
+            "contexts": ContextSettings(**dict(self.contexts), **shared),
+            "trec_dl": TrecComparisonSettings(**dict(self.trec_dl), **shared),
+            "coverage": CoverageSettings(**dict(self.coverage), **shared),
+            "examples": ExampleSettings(**dict(self.examples), seed=seed),
+        }
 
     def atp_seasons(self) -> tuple[int, ...]:
         """Every season whose results file some job reads."""
-        seasons = {
-            s for name in self.sources.atp_periods for s in self.sources.period_seasons(name)
-        }
+        seasons = {s for name in self.atp_periods for s in self.period_seasons(name)}
         first, last = self.contexts.surface_seasons
         return tuple(sorted(seasons | set(range(first, last + 1))))
+
+
+_SOURCE_KEYS = tuple(SourceSettings.model_fields)
