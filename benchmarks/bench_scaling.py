@@ -23,8 +23,8 @@ import argparse
 import logging
 from pathlib import Path
 
+from cdbandits.experiments.oracle.jobs import ScalingSettings
 from cdbandits.experiments.oracle.scaling import scaling_table
-from cdbandits.experiments.oracle.settings import ScalingSettings
 from cdbandits.experiments.oracle.tables import scaling_crossovers
 
 

@@ -1,7 +1,6 @@
 """A tiny online config section and its sweep, for the tests of cdbandits.experiments.online."""
 
 import copy
-import dataclasses
 from functools import cache
 
 import pandas as pd
@@ -70,4 +69,4 @@ def tiny_sweep() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def in_one_shard(sweep: OnlineSweep) -> OnlineSweep:
     """``sweep`` run as a single shard."""
-    return dataclasses.replace(sweep, shards=1)
+    return sweep.model_copy(update={"shards": 1})

@@ -23,7 +23,7 @@ from cdbandits.experiments.duels.contextual import build_contextual_instance
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS
 from cdbandits.experiments.duels.settings import DuelsEnvironment as Settings
 from cdbandits.experiments.online.experiments import build_instance
-from cdbandits.experiments.online.settings import online_settings
+from cdbandits.experiments.online.settings import OnlineSection
 from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 from cdbandits.karmed import make_algorithm as make_karmed
 from cdbandits.linear_duels.contextual import round_by_round_log
@@ -52,7 +52,7 @@ def test_the_instance_is_the_online_sweeps_adversarial_setting(instance):
         "mslr": {"matrices": None},
         "adversarial": PARAMETERS | {"horizons": [100]},
     }
-    (setting,) = online_settings(section)
+    (setting,) = OnlineSection.from_config(section).settings
     online = build_instance(setting, 7)
     np.testing.assert_array_equal(instance.contexts, online.environment.contexts)
     np.testing.assert_array_equal(instance.table.actions, online.table.actions)

@@ -99,7 +99,7 @@ def test_the_instance_depends_on_the_seed_only():
 
 
 def test_a_matrix_environment_is_refused():
-    matrix = Settings.from_config({"name": "m", "kind": "matrix", "data": ["x"]}, "e")
+    matrix = Settings.from_config({"name": "m", "kind": "matrix", "data": ["pref_arxiv"]}, "e")
     with pytest.raises(ValueError, match="is a matrix environment"):
         build_contextual_instance(matrix, seed=1)
     with pytest.raises(ValueError, match="no contextual run for algorithm 'nope'"):

@@ -7,13 +7,13 @@ from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
 from per_query_file import write_per_query_file
 
 from cdbandits.experiments.online.experiments import build_instance, run_online_shard
-from cdbandits.experiments.online.settings import OnlineSweep, online_settings
+from cdbandits.experiments.online.settings import OnlineSection, OnlineSweep
 from cdbandits.experiments.online.tables import combine_online_shards
 from cdbandits.letor import PerQueryMatrices
 
 
 def test_long_and_synthetic_settings_share_their_instance():
-    synthetic, long = online_settings(TINY)[:2]
+    synthetic, long = OnlineSection.from_config(TINY).settings[:2]
     first, second = build_instance(synthetic, SEED), build_instance(long, SEED)
     np.testing.assert_array_equal(first.population.matrices, second.population.matrices)
     np.testing.assert_array_equal(first.table.actions, second.table.actions)

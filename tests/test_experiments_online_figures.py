@@ -3,9 +3,17 @@
 import matplotlib
 import pytest
 from matplotlib.collections import PolyCollection
-from online_tiny import SEED, tiny_sweep
+from online_tiny import SEED, tiny_config, tiny_sweep
 
-from cdbandits.experiments.online.figures import FIGURE_NAMES, online_figures, setting_titles
+from cdbandits.experiments.online.figures import (
+    FIGURE_NAMES,
+    online_figures,
+    setting_kind,
+    setting_order,
+    setting_title,
+    setting_titles,
+)
+from cdbandits.experiments.online.settings import OnlineSection
 from cdbandits.experiments.online.tables import summarise_online
 from cdbandits.plotting import ALGORITHM_STYLES
 
@@ -89,3 +97,28 @@ def test_algorithms_are_drawn_in_their_shared_style(figures):
     }
     assert any("bound of Theorem sparring-exp4 (δ = 0.05)" == t.get_text() for t in legend.texts)
     assert len(panels(figures["online_to_batch"])) == 3
+
+
+def test_settings_are_read_in_order_and_described():
+    names = ["mslr", "adversarial_K3_N10", "synthetic_K5_N100", "long_K3_N100"]
+    names += ["synthetic_K3_N1000", "supervised_wine", "synthetic_K3_N100"]
+    assert setting_order(names) == [
+        "synthetic_K3_N100",
+        "synthetic_K3_N1000",
+        "synthetic_K5_N100",
+        "long_K3_N100",
+        "supervised_wine",
+        "adversarial_K3_N10",
+        "mslr",
+    ]
+    assert setting_kind("long_K3_N100", "synthetic") == "synthetic, long run"
+    assert setting_kind("supervised_wine", "supervised") == "supervised (wine data)"
+    assert setting_kind("mslr", "mslr") == "MSLR per query"
+    assert (
+        setting_title("adversarial_K3_N1000", "adversarial", 3, 1000)
+        == "adaptive adversary: K = 3 actions, |Π| = 1,000 policies"
+    )
+    # Every setting the config can make has a description of its own.
+    settings = OnlineSection.from_config(tiny_config(mslr__matrices="per_query.npz")).settings
+    kinds = [setting_kind(s.name, s.environment) for s in settings]
+    assert len(set(kinds)) == len(kinds) and not any("_" in kind for kind in kinds)

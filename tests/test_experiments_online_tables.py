@@ -8,8 +8,9 @@ import pytest
 from online_tiny import SEED, TINY, tiny_sweep
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
-from cdbandits.experiments.online.settings import ONLINE_TABLES, ExactWinnerSettings
+from cdbandits.experiments.online.settings import ExactWinnerSettings
 from cdbandits.experiments.online.tables import (
+    ONLINE_TABLES,
     coverage_markdown,
     exact_winners_table,
     last_decade_markdown,

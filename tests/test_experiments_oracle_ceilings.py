@@ -15,7 +15,8 @@ from cdbandits.experiments.oracle.bound_table import check_statement
 from cdbandits.experiments.oracle.ceilings import smallest_informative_budget, smallest_integer
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import SeedTrial, solvers_trial
-from cdbandits.experiments.oracle.settings import OracleSettings, SweepSettings
+from cdbandits.experiments.oracle.jobs import SweepSettings
+from cdbandits.experiments.oracle.settings import EXPERIMENTS
 from cdbandits.experiments.oracle.statements import STATEMENTS, evaluate
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound, pgd_bound
 from cdbandits.oracle_methods.theory import main_regret_bound
@@ -166,9 +167,7 @@ def merged(base, override):
 def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
     default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
     full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
-    sweeps = {
-        s.experiment.name: s for s in OracleSettings.from_config(merged(default, full)).sweeps
-    }
+    sweeps = {name: SweepSettings.from_config(merged(default, full), name) for name in EXPERIMENTS}
     explore, solvers = sweeps["small_explore_first"], sweeps["small_solvers"]
     n_policies = explore.environment.n_policies
     delta = explore.experiment.delta / 2  # Theorem main-eps with FPL: delta / 2 to eq. (f2)
@@ -195,9 +194,7 @@ def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
 def test_the_opt_in_config_makes_main_regret_with_fpl_informative_at_the_smallest_budget():
     default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
     full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
-    sweeps = {
-        s.experiment.name: s for s in OracleSettings.from_config(merged(default, full)).sweeps
-    }
+    sweeps = {name: SweepSettings.from_config(merged(default, full), name) for name in EXPERIMENTS}
     regret = sweeps["regret"]
     n_policies, k = regret.environment.n_policies, regret.environment.n_actions
     share, n = regret.experiment.failure_share, regret.experiment.fpl_rounds

@@ -24,7 +24,6 @@ from cdbandits.experiments.oracle.detection import (
     detection_metadata,
     run_part,
 )
-from cdbandits.experiments.oracle.settings import SettingsError
 from cdbandits.experiments.oracle.statements import STATEMENTS
 from cdbandits.experiments.oracle.tables import check_statement
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound
@@ -167,37 +166,6 @@ def test_a_reused_part_equals_a_fresh_run():
     control = pd.DataFrame(run_part(regret, settings, environment, CORRECT, 0).rows)
     again = pd.DataFrame(run_part(regret, settings, environment, pgd_variant, 0).rows)
     pd.testing.assert_frame_equal(control, again)
-
-
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        ({"seeds": 0}, "oracle.detection.seeds: expected a positive integer"),
-        ({"solvers": None}, "oracle.detection.solvers: expected a mapping"),
-        (
-            {"regret": {"horizon": 10, "fpl_rounds": 5}},
-            "oracle.detection.regret.horizon: T = 10 leaves no round to exploit",
-        ),
-        (
-            {"environment": {"n_contexts": 20, "margin": 1.0, "n_bins": 3}},
-            "oracle.detection.environment: n_contexts and n_bins must be even",
-        ),
-        (
-            {"environment": {"n_contexts": 20, "margin": 0, "n_bins": 2}},
-            r"oracle.detection.environment.margin: expected a number in \(0, 1\]",
-        ),
-        ({"small_explore_first": None}, "oracle.detection.small_explore_first: expected a"),
-        ({"main_eps_fpl": {"explore_rounds": 180}}, "oracle.detection.main_eps_fpl.fpl_rounds"),
-        (
-            {"main_regret_fpl": {"horizon": 10, "fpl_rounds": 5}},
-            "oracle.detection.main_regret_fpl.horizon: T = 10 leaves no round to exploit",
-        ),
-    ],
-)
-def test_settings_name_the_bad_key(change, message):
-    config = {**TINY, "detection": {**TINY["detection"], **change}}
-    with pytest.raises(SettingsError, match=message):
-        DetectionSettings.from_config(config)
 
 
 def test_the_skew_part_runs_lp_and_pgd_with_the_skew_estimator_only():

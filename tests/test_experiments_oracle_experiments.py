@@ -12,7 +12,8 @@ from cdbandits.experiments.oracle.experiments import (
     run_oracle_shard,
     sweep_trials,
 )
-from cdbandits.experiments.oracle.settings import EXPERIMENTS, SweepSettings
+from cdbandits.experiments.oracle.jobs import SweepSettings
+from cdbandits.experiments.oracle.settings import EXPERIMENTS
 from cdbandits.experiments.oracle.tables import EXPERIMENT_KEYS, combine_experiment_shards
 
 TINY = {

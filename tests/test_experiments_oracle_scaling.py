@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from cdbandits.experiments.oracle.jobs import ScalingSettings
 from cdbandits.experiments.oracle.scaling import (
     SCALING_COLUMNS,
     SCALING_METHODS,
@@ -12,7 +13,6 @@ from cdbandits.experiments.oracle.scaling import (
     measure_here,
     scaling_table,
 )
-from cdbandits.experiments.oracle.settings import ScalingSettings
 
 SETTINGS = ScalingSettings(
     delta=0.05,

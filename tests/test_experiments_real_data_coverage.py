@@ -11,7 +11,9 @@ from cdbandits.experiments.real_data.coverage import (
 )
 from cdbandits.experiments.real_data.settings import CoverageSettings, ExampleSettings
 
-SETTINGS = CoverageSettings(("atp",), 30, 20, 2, 0.9, 0.05, 11)
+SETTINGS = CoverageSettings(
+    cases=("atp",), replications=30, resamples=20, shards=2, confidence=0.9, tolerance=0.05, seed=11
+)
 
 
 def small_case():
@@ -50,7 +52,9 @@ def test_the_shards_draw_different_logs():
 
 
 def test_case_logs_of_the_real_data(data_mirror):
-    examples = ExampleSettings("2010s", 4, "952262", 10, 1)
+    examples = ExampleSettings(
+        atp_period="2010s", atp_top=4, trec_dl_topic="952262", resamples=10, seed=1
+    )
     atp = [data_mirror / f"tennis-atp-sackmann/atp_matches_{y}.csv" for y in (2010, 2011)]
     with pytest.warns(UserWarning):
         log, description = case_log("atp", atp, examples)

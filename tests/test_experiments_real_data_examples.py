@@ -10,7 +10,9 @@ from cdbandits.experiments.real_data.examples import (
 )
 from cdbandits.experiments.real_data.settings import ExampleSettings
 
-SETTINGS = ExampleSettings("2010s", 3, "952262", 20, 5)
+SETTINGS = ExampleSettings(
+    atp_period="2010s", atp_top=3, trec_dl_topic="952262", resamples=20, seed=5
+)
 
 
 def test_the_atp_example_runs_through_the_command(tmp_path):

@@ -15,7 +15,14 @@ ROCK_PAPER_SCISSORS = np.array([[0, 1, -1], [-1, 0, 1], [1, -1, 0]], dtype=float
 
 
 def settings(samples=12, ks=None, resamples=0):
-    return SubsetSettings(samples, ks, resamples, "half", 0.95, "clopper-pearson", 5)
+    return SubsetSettings(
+        samples_per_k=samples,
+        ks=ks,
+        resamples=resamples,
+        confidence=0.95,
+        interval="clopper-pearson",
+        seed=5,
+    )
 
 
 def real(matrix, name="m", dataset="skate"):

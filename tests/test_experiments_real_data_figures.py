@@ -18,7 +18,9 @@ def labels(figure):
 
 
 def test_a_data_set_figure_has_a_line_per_series_and_says_it_has_no_band():
-    settings = SubsetSettings(20, (2, 3, 4), 0, "half", 0.95, "wilson", 1)
+    settings = SubsetSettings(
+        samples_per_k=20, ks=(2, 3, 4), resamples=0, confidence=0.95, interval="wilson", seed=1
+    )
     matrices = [
         RealMatrix("atp", name, "", tuple("abcd"), transitive(4), None) for name in ("x", "y")
     ]

@@ -17,11 +17,13 @@ from cdbandits.experiments.real_data.tables import (
     series_tables,
 )
 
-SETTINGS = SubsetSettings(30, (2, 3, 4), 0, "half", 0.95, "clopper-pearson", 1)
+SETTINGS = SubsetSettings(
+    samples_per_k=30, ks=(2, 3, 4), resamples=0, confidence=0.95, interval="clopper-pearson", seed=1
+)
 
 
 def counted(matrices, resamples=0):
-    settings = SubsetSettings(30, (2, 3, 4), resamples, "half", 0.95, "clopper-pearson", 1)
+    settings = SETTINGS.model_copy(update={"resamples": resamples})
     return subset_counts(matrices, settings)
 
 

@@ -9,7 +9,7 @@ from cdbandits.experiments.real_data.trec_dl import (
     trec_dl_comparison,
 )
 
-SETTINGS = TrecComparisonSettings(("Set-I", "Set-II"), 30, 0.95, 3)
+SETTINGS = TrecComparisonSettings(qrels=("Set-I", "Set-II"), resamples=30, confidence=0.95, seed=3)
 
 # p0 beats p1 and p2 (finalists, all pairs compared); p3 lost once to p1 and was pruned
 RECORDS = [(0, 1, 1), (0, 1, 1), (0, 2, 1), (0, 2, 1), (1, 2, 1), (2, 1, 1), (1, 3, 1)]

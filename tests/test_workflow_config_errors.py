@@ -29,7 +29,10 @@ def violation(config):
     "config, expected",
     [
         ({"seed": -1}, "config key seed: -1 is less than the minimum of 0"),
-        ({"appendix": {"ks": [2, 1]}}, "config key appendix.ks.1: 1 is less than the minimum of 2"),
+        (
+            {"appendix": {"ks": [2, 1]}},
+            "config key appendix.ks[1]: 1 is less than the minimum of 2",
+        ),
         (
             {"sed": 1},
             "config: Additional properties are not allowed ('sed' was unexpected); "

@@ -2,13 +2,13 @@
 # keys each job gets, the library files the rules depend on.
 from cdbandits.experiments.oracle.detection import DetectionSettings  # noqa: E402
 from cdbandits.experiments.oracle.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
-from cdbandits.experiments.oracle.settings import (  # noqa: E402
-    EXPERIMENTS as ORACLE_EXPERIMENTS,
+from cdbandits.experiments.oracle.jobs import (  # noqa: E402
     ScalingSettings,
     SummarySettings,
     SweepSettings,
     config_subset,
 )
+from cdbandits.experiments.oracle.settings import EXPERIMENTS as ORACLE_EXPERIMENTS  # noqa: E402
 
 ORACLE = config["oracle"]
 

@@ -1,5 +1,5 @@
+from cdbandits.experiments.oracle.jobs import ScalingSettings
 from cdbandits.experiments.oracle.scaling import scaling_table
-from cdbandits.experiments.oracle.settings import ScalingSettings
 from cdbandits.files import write_csv, write_json
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 

@@ -1,5 +1,5 @@
 from cdbandits.experiments.oracle.experiments import run_oracle_shard
-from cdbandits.experiments.oracle.settings import SweepSettings
+from cdbandits.experiments.oracle.jobs import SweepSettings
 from cdbandits.files import write_csv
 from cdbandits.workflow.jobs import log_to_file
 

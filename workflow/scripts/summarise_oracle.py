@@ -1,4 +1,5 @@
-from cdbandits.experiments.oracle.settings import EXPERIMENTS, SummarySettings
+from cdbandits.experiments.oracle.jobs import SummarySettings
+from cdbandits.experiments.oracle.settings import EXPERIMENTS
 from cdbandits.experiments.oracle.tables import read_table, summarise_oracle
 from cdbandits.files import write_csv, write_json, write_text
 from cdbandits.workflow.jobs import log_to_file, run_metadata

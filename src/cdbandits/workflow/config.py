@@ -44,7 +44,6 @@ class WinnersSection(ConfigModel):
     """null (the default): von Neumann winners by the compiled certified solver
     (cdbandits.winners.von_neumann_winner); a cvxpy LP solver name (e.g. CLARABEL, HIGHS):
     by the cvxpy reference with that solver instead."""
-
     clone_ks: Annotated[tuple[Annotated[int, Field(ge=5)], ...], Field(min_length=1)] = (
         5, 6, 7, 8, 10, 20, 50, 100,
     )  # fmt: skip
@@ -61,7 +60,6 @@ class CustomClickModel(ConfigModel):
 
     click: Annotated[tuple[Fraction, ...], Field(min_length=1)]
     """Click probability of each relevance grade."""
-
     stop: Annotated[tuple[Fraction, ...], Field(min_length=1)]
     """Probability of stopping after a click, of each relevance grade."""
 
@@ -76,10 +74,8 @@ class PerQuerySection(ConfigModel):
     """The K feature columns, in matrix order. Default: the 8 rankers with the highest
     Copeland scores in the published informational matrix (its von Neumann winner's support
     {64, 109, 114} included), close competitors."""
-
     click_models: distinct(ClickModelName) = ("informational",)
     """Click models of the per-query matrices (as letor.click_models)."""
-
     comparisons_per_pair: PositiveInt = 4000
     """Comparisons per ranker pair per query. Entries are Monte Carlo estimates (the exact
     expectation over interleavings and clicks is intractable) with standard error at most
@@ -93,7 +89,6 @@ class ValidationSection(ConfigModel):
     click_models: distinct(StandardClickModel, min_length=0) = ("informational",)
     """Click models whose built matrix is compared with the published matrix of the same
     name (each must be in letor.click_models)."""
-
     separation: Annotated[float, Field(ge=0, lt=0.5)] = 0.1
     """Sign agreement is measured on the pairs the published matrix separates by more than
     this, |Q_pub(i, j) - 0.5| > separation."""
@@ -111,36 +106,28 @@ class LetorSection(ConfigModel):
     mslr-web-rankeval-5k). 'web10k' and 'web30k' are opt-in: the official MSLR-WEB10K/WEB30K
     zips (1.2 and 3.8 GB, checked against their sha256; mirror folders mslr-web10k/ and
     mslr-web30k/) with the fold 'fold' unpacked."""
-
     sample_last_query: Literal["drop", "flag"] = "flag"
     """The sample's files are the first 5,000 lines of Fold1 files, so each one's last query
     is cut (train qid 631, test qid 643). 'flag' keeps them, listed as truncated (86
     queries); 'drop' removes them (84 queries)."""
-
     fold: Literal["Fold1", "Fold2", "Fold3", "Fold4", "Fold5"] = "Fold1"
     """Fold of MSLR-WEB10K/WEB30K to unpack."""
-
     parts: distinct(Literal["train", "vali", "test"]) = ("train",)
     """Files of the fold to use (all three together hold every query of the data set)."""
-
     n_features: PositiveInt = MSLR_RANKERS
     """Number of features of a LETOR line (136 for MSLR)."""
-
     click_models: distinct(ClickModelName) = ("informational",)
     """Click models of the aggregate matrices: perfect, navigational, informational (the
     5-grade cascade models of cdbandits.letor.click_models) or a name in
     custom_click_models. Each gives results/letor/matrices/<dataset>_<model>.npz (key PMat,
     probability form), which appendix.matrices can name as a matrix file."""
-
     custom_click_models: dict[str, CustomClickModel] = {}
     """User-defined cascade click models, {name: {click: [c_0, ...], stop: [s_0, ...]}}: the
     probability of a click on a document of relevance grade R and of stopping after clicking
     it (the user stops only after a click). One entry per grade."""
-
     method: Literal["probabilistic", "team_draft"] = "probabilistic"
     """Interleaving method: Probabilistic Interleave with marginalised credit (as for the
     published matrices) or Team-Draft Interleaving."""
-
     credit_ties: Literal["redrawn", "shared"] = "redrawn"
     """Tie-breaking used by Probabilistic Interleave's credit. 'redrawn' re-breaks the
     rankers' ties independently of the list, as Lerot (the code behind the published
@@ -149,22 +136,17 @@ class LetorSection(ConfigModel):
     the published one closely (entry correlation about 0.996). 'shared' uses the tie-breaking
     that built the list (the procedure of the paper read literally; the unbiased estimator);
     its matrix from the sample correlates about 0.15 with the published one."""
-
     tau: float = Field(3.0, gt=0)
     """Probabilistic Interleave's exponent, P(d) proportional to rank^-tau."""
-
     list_length: PositiveInt = 10
     """Length of the shown list (shorter for queries with fewer documents)."""
-
     rankers: distinct(FeatureColumn, min_length=2) | None = None
     """Feature columns (0-based; column k is MSLR feature k + 1) compared in the aggregate
     matrices; null means all n_features."""
-
     comparisons_per_pair: PositiveInt = 10000
     """Simulated comparisons per ranker pair, each on a uniformly drawn query. The published
     matrices used about 2.07e5; 1e4 keeps the default run to a few minutes on two cores
     (standard error of an entry at most 0.005)."""
-
     per_query: PerQuerySection = PerQuerySection()
     validation: ValidationSection = ValidationSection()
 
@@ -222,12 +204,10 @@ class WorkflowConfig(ConfigModel):
     Relative paths are relative to the working directory. A folder that does not exist is
     ignored; null disables the mirror. Every file is checked against its sha256 either
     way."""
-
     seed: Annotated[int, Field(ge=0)] = 20150703
     """Master seed. Every random stream of the workflow is derived from it with
     numpy.random.SeedSequence and a stable, named spawn key, so results do not depend on how
     the work is sharded."""
-
     winners: WinnersSection = WinnersSection()
     appendix: AppendixSection = AppendixSection()
     online: OnlineSection = OnlineSection()

@@ -25,7 +25,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from ..files import write_text
 from .config import WorkflowConfig
 
-__all__ = ["SCHEMA_PATH", "config_schema", "filled_defaults", "main", "schema_text"]
+__all__ = ["SCHEMA_PATH", "config_schema", "main", "schema_text"]
 
 #: Where the workflow reads its schema (relative to the repository root).
 SCHEMA_PATH = Path("workflow/schemas/config.schema.yaml")
@@ -78,16 +78,6 @@ def _or_null(node: dict[str, Any]) -> dict[str, Any]:
     if "enum" in merged:
         merged["enum"] = [*merged["enum"], None]
     return merged
-
-
-def filled_defaults(node: dict[str, Any]) -> Any:
-    """What Snakemake's ``validate`` makes of an empty object with schema ``node``."""
-    filled = {}
-    for key, prop in node.get("properties", {}).items():
-        if "default" in prop:
-            value = prop["default"]
-            filled[key] = filled_defaults(prop) | value if value == {} else value
-    return filled
 
 
 def _clean(node: Any, in_entry: bool = False) -> Any:

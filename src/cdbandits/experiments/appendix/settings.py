@@ -71,7 +71,6 @@ class SamplingSettings(ConfigModel):
     checked when the workflow starts for the published matrices, matrices built by the
     LETOR rules and existing files, else when the matrix is read. How the claims depend on
     the grid is in results/appendix/k_grid.md."""
-
     samples_per_k: PositiveInt = 7500
     """Random sub-matrices per K (uniform K-subsets without replacement, in blocks of 1000
     with their own random streams). 7500 x 135 sizes = 1,012,500 matrices per click model,
@@ -101,7 +100,6 @@ class CountingSettings(ConfigModel):
     shards: PositiveInt = 2
     """Jobs per click model for sampling and solving (blocks are dealt round-robin; the
     results do not depend on this number)."""
-
     copeland_variant: CopelandVariant = "wins"
     """Copeland score of the statistics (cdbandits.winners.COPELAND_VARIANTS); the paper's
     first variant, #{j: P(i,j) > 0}, by default."""
@@ -123,7 +121,6 @@ class IntervalSettings(ConfigModel):
     interval: IntervalMethod = "clopper-pearson"
     """Binomial confidence interval of every proportion: exact Clopper-Pearson
     (conservative; sensible for the rare events of the claims) or Wilson score."""
-
     confidence: Probability = 0.95
     """Coverage of the confidence intervals."""
 
@@ -134,13 +131,11 @@ class VerificationSettings(ConfigModel):
     verify_uniform: PositiveInt = 1000
     """Sampled matrices per click model, drawn uniformly, re-solved with the cvxpy reference
     by the verification rule; at least 1, as the no-Condorcet stratum can be empty."""
-
     verify_no_condorcet: NonNegativeInt = 1000
     """Further sampled matrices per click model, drawn uniformly among those without a
     Condorcet winner, whose von Neumann winner needs an LP (the batched solver's simplex or
     interior point path; at small K most sub-matrices have a Condorcet winner, which tests
     little), re-solved with the cvxpy reference."""
-
     verify_weight_tol: float = Field(1.0e-8, gt=0)
     """Largest accepted difference between a batched and a reference weight; the
     verification agrees when every support is equal and no weight differs by more."""
@@ -159,7 +154,6 @@ class AppendixSection(
     """Click models to run, each with a matrix in 'matrices'. Their names label the outputs
     (results/appendix/<click model>/) and seed the sampling, so the same name, K and seed
     give the same subsets whatever the matrix source."""
-
     matrices: dict[str, str] = {
         "informational": "mslr_informational",
         "navigational": "mslr_navigational",

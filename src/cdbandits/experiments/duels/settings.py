@@ -99,39 +99,28 @@ class DuelsEnvironment(ConfigModel):
 
     name: Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]
     """Identifier (lower case, digits, _)."""
-
     kind: EnvironmentKind
     """How the environment is built."""
-
     title: str | None = None
     """Title in figures and tables (the name when absent)."""
-
     data: tuple[Annotated[str, AfterValidator(_known_data_key)], ...] = ()
     """Data keys of the files read (keys of cdbandits.datasets.DATA_FILES; one, except for
     atp; none for contextual and online)."""
-
     arms: Annotated[int, Field(ge=2)] | None = None
     """matrix only, a random subset of this many arms per seed (all arms when absent)."""
-
     players: Annotated[int, Field(ge=2)] | None = None
     """atp only, the players with the most match wins (every pair must have met)."""
-
     contexts: PositiveInt | None = None
     """contextual only, contexts."""
-
     actions: Actions | None = None
     """contextual only, arms per context."""
-
     features: PositiveInt | None = None
     """contextual only, features per arm."""
-
     policies: PositiveInt | None = None
     """contextual only, linear argmax policies in the class."""
-
     horizon: Annotated[int, Field(ge=2)] | None = None
     """contextual and online only, rounds of its runs, one of duels.leaderboard_horizons
     (default duels.horizon)."""
-
     setting: Literal["synthetic", "supervised", "mslr", "adversarial"] | None = None
     """online only, which setting of the online family: synthetic (intransitive population,
     random linear argmax policies), supervised (a scikit-learn dataset turned into duels,
@@ -139,13 +128,11 @@ class DuelsEnvironment(ConfigModel):
     stumps) or adversarial (the adaptive adversary over Gaussian contexts, random linear
     argmax policies: each round the action after the learner's most played one in the
     context wins by `margin`)."""
-
     parameters: Annotated[dict[str, Any], WithJsonSchema({"type": "object"})] | None = None
     """online only, the setting's parameters: keys of online.synthetic, online.supervised,
     online.mslr or online.adversarial (one value each), with the defaults of
     cdbandits.experiments.online.settings (SyntheticParameters, ...) for the keys not
     given."""
-
     components: PositiveInt = Field(5, json_schema_extra=not_filled_in)
     """online only (default 5), CoLSTIM, MaxInP and DBGD see action a of context x as e_a (x)
     z(x), z(x) the context's features or, when it has more, their first this many principal
@@ -209,13 +196,10 @@ class HorizonCap(ConfigModel):
 
     algorithms: distinct(DuelAlgorithm)
     """The algorithms capped."""
-
     min_arms: Annotated[int, Field(ge=2)]
     """Arms from which the cap applies."""
-
     horizon: PositiveInt
     """The capped horizon, one of duels.leaderboard_horizons."""
-
     environments: tuple[str, ...] = ()
     """Names of duels.environments the cap applies to (every environment when empty)."""
 
@@ -295,25 +279,19 @@ class DuelsSweep(ConfigModel):
     """Algorithms of cdbandits.karmed, run on every environment, and the contextual ones
     (SparringEXP4.P, explore-then-exploit with SparringFPL, CoLSTIM, MaxInP, DBGD), run on
     the contextual environments only."""
-
     horizon: Annotated[int, Field(ge=2)] = 100000
     """Rounds of every run, unless a horizon cap applies."""
-
     seeds: Annotated[int, Field(ge=2)] = 20
     """Runs per (environment, algorithm), seed indices 0..seeds-1. All algorithms of a seed
     meet the same arms (subset environments) and environment uniforms."""
-
     shards: PositiveInt = 4
     """Jobs the runs are dealt to (round robin over environment, algorithm, seed, so each
     costs about the same); results do not depend on it."""
-
     checkpoints: Annotated[int, Field(ge=2)] = 25
     """About this many log-spaced rounds at which each run's regret is recorded exactly (the
     leaderboard horizons are added)."""
-
     leaderboard_horizons: Annotated[Horizons, Field(min_length=1)] = (1000, 10000, 100000)
     """Increasing horizons the leaderboard reports; the last must equal horizon."""
-
     horizon_caps: tuple[HorizonCap, ...] = ()
     """Shorter horizons for algorithms too slow for the full horizon."""
 

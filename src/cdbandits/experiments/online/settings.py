@@ -74,10 +74,8 @@ Bins = Annotated[int, Field(ge=2)]
 class _Population(ConfigModel):
     n_features: PositiveInt = 5
     """Context dimension d."""
-
     n_contexts: PositiveInt = 200
     """Size of the finite context population (uniform)."""
-
     intransitivity: Fraction = 0.8
     """Weight gamma of the context-dependent cycle; 0 gives a Condorcet winner in every
     context (a Condorcet-winner policy), 1 pure rock-paper-scissors."""
@@ -86,7 +84,6 @@ class _Population(ConfigModel):
 class _Instance(ConfigModel):
     n_actions: Actions = 3
     """Number of actions K."""
-
     n_policies: ClassSize = 100
     """Class size |Pi| (random linear argmax policies)."""
 
@@ -101,7 +98,6 @@ class SyntheticParameters(_Instance, _Population):
 class _Supervised(ConfigModel):
     margin: Margin = 0.6
     """P_x(y(x), b) for every wrong label b."""
-
     n_bins: Bins = 4
     """Quantile bins per feature of the stumps (|Pi| = d (n_bins - 1) K^2)."""
 
@@ -124,16 +120,12 @@ class AdversarialParameters(ConfigModel):
 
     n_actions: Actions = 3
     """Number of actions K."""
-
     n_policies: ClassSize = 1000
     """Class size |Pi|."""
-
     n_features: PositiveInt = 5
     """Context dimension."""
-
     n_contexts: PositiveInt = 50
     """Number of contexts (drawn uniformly each round)."""
-
     margin: Margin = 0.8
     """Strength of the round's Condorcet winner."""
 
@@ -151,7 +143,6 @@ class MslrParameters(ConfigModel):
     matrices: str = MSLR_SAMPLE_MATRICES
     """Per-query matrices (.npz with matrices (n_queries, K, K), features, qids, rankers, as
     written by cdbandits.letor.PerQueryMatrices.save); the rule that builds it runs first."""
-
     n_bins: Bins = 2
     """Quantile bins per feature of the stumps (|Pi| = 136 (n_bins - 1) K^2)."""
 
@@ -176,10 +167,8 @@ class SyntheticSection(_Population):
 
     n_actions: distinct(Actions, min_length=0) = (3, 5)
     """Numbers of actions K; empty leaves the synthetic settings out."""
-
     n_policies: distinct(ClassSize) = (100, 1000, 10000)
     """Class sizes |Pi| (random linear argmax policies)."""
-
     horizons: Annotated[Horizons, Field(min_length=1)] = _HORIZONS
     """Horizons T (increasing); each is a separate episode tuned to T."""
 
@@ -190,7 +179,6 @@ class LongHorizonSection(_Instance):
 
     horizons: Horizons = (10000, 100000, 1000000)
     """Horizons T (increasing); empty disables the setting."""
-
     last_decade_checkpoints: NonNegativeInt = 10
     """Log-spaced checkpoints of each long-run regret curve within its last decade (T/10 to
     T), added to online.checkpoints, for the log-log slope of the mean regret over that
@@ -213,7 +201,6 @@ class SupervisedSection(_Supervised):
 
     dataset: SupervisedDataset | None = "wine"
     """The scikit-learn dataset; null disables the setting."""
-
     horizons: Annotated[Horizons, Field(min_length=1)] = _HORIZONS
     """Horizons T (increasing)."""
 
@@ -236,7 +223,6 @@ class MslrSection(MslrParameters):
     """Per-query matrices (.npz with matrices (n_queries, K, K), features, qids, rankers, as
     written by cdbandits.letor.PerQueryMatrices.save); the rule that builds it runs first.
     null leaves the MSLR setting out."""
-
     horizons: Annotated[Horizons, Field(min_length=1)] = _HORIZONS
     """Horizons T (increasing)."""
 
@@ -323,24 +309,19 @@ class OnlineSweep(EnvironmentSections):
     seeds: Annotated[int, Field(ge=2)] = 30
     """Episodes per setting and horizon (seed indices 0..seeds-1). All algorithms of a
     (setting, seed, T) meet the same contexts and duel outcomes' uniforms."""
-
     delta: Probability = 0.05
     """Confidence of Theorem sparring-exp4: SparringEXP4.P runs each Exp4.P copy with
     delta/4, and the coverage table checks that at least 1 - delta of the seeds stay under
     the bound."""
-
     uniform_expert: bool = True
     """Give both Exp4.P copies the uniformly random expert that Beygelzimer et al.'s Theorem 2
     assumes (the bound then counts N = |Pi| + 1 experts)."""
-
     algorithms: distinct(OnlineAlgorithm) = ALGORITHMS
     """Algorithms run in every setting; must include sparring_exp4p, which the coverage and
     online-to-batch tables are about."""
-
     checkpoints: Annotated[int, Field(ge=2)] = 16
     """About this many log-spaced rounds (from 10 to T) at which each episode's regret curve
     is evaluated exactly (one batched oracle call)."""
-
     shards: PositiveInt = 4
     """Jobs the sweep is split into; (setting, seed) units are dealt to them by decreasing
     cost. Results do not depend on it."""
@@ -364,7 +345,6 @@ class ExactWinnerSettings(EnvironmentSections):
     winners of the policy game M (HIGHS is much faster than cvxpy's default Clarabel on
     these dense LPs; must be an installed cvxpy solver); null uses the compiled certified
     solver instead (cdbandits.winners.von_neumann_winner)."""
-
     lp_max_policies: PositiveInt = 1000
     """Largest number of distinct policies (action vectors on the contexts) for which the
     exact contextual vNW of M is computed by the LP."""

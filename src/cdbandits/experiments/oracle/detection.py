@@ -52,17 +52,15 @@ from .experiments import (
     solvers_trial,
     sweep_trials,
 )
-from .settings import (
-    PAPER_ESTIMATOR,
-    SKEW_ESTIMATOR,
-    DetectionEnvironmentSettings,
+from .jobs import (
     ExperimentSettings,
     ExploreFirstSettings,
-    OracleSection,
     RegretSettings,
     SmallExploreFirstSettings,
     SolversSettings,
+    detection_regret,
 )
+from .settings import PAPER_ESTIMATOR, SKEW_ESTIMATOR, DetectionEnvironmentSettings, OracleSection
 from .statements import STATEMENTS, Source, Statement
 from .tables import check_statement, json_records
 
@@ -161,13 +159,13 @@ class DetectionSettings:
                 delta, seeds, solvers.explore_rounds, (solvers.fpl_rounds,),
                 (solvers.pgd_iterations,),
             ),
-            regret=oracle.detection_regret("regret"),
+            regret=detection_regret(oracle, "regret"),
             # its ProjectedGD row is dropped (SweepPart.solver)
             main_eps_fpl=SmallExploreFirstSettings(
                 delta, seeds, (SKEW_ESTIMATOR,), (main_eps.explore_rounds,), main_eps.fpl_rounds,
                 1, compiled_fpl=True,
             ),
-            main_regret_fpl=oracle.detection_regret("main_regret_fpl"),
+            main_regret_fpl=detection_regret(oracle, "main_regret_fpl"),
         )  # fmt: skip
 
 

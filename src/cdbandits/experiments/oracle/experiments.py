@@ -66,16 +66,16 @@ from ...oracle_methods.pgd import ProjectedGD
 from ...oracle_methods.theory import main_regret_bound, statistics_delta
 from ...randomness import named_generator
 from .environment import SweepEnvironment, build_environment
-from .learners import LEARNED_ORACLES, learned_estimator
-from .settings import (
+from .jobs import (
     ExperimentSettings,
     ExploreFirstSettings,
     LearnedSettings,
     RegretSettings,
     SolversSettings,
     SweepSettings,
-    scheme_of,
 )
+from .learners import LEARNED_ORACLES, learned_estimator
+from .settings import scheme_of
 
 __all__ = [
     "CERTIFICATE_ROUNDING",

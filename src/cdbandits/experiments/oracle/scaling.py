@@ -54,8 +54,8 @@ from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...oracle_methods.pgd import ProjectedGD
 from ...oracle_methods.stump_oracle import CompressedStumpOracle
 from ...randomness import named_generator
+from .jobs import ScalingSettings
 from .learners import learned_estimator
-from .settings import ScalingSettings
 
 __all__ = [
     "SCALING_COLUMNS",

@@ -1,26 +1,16 @@
-"""The ``oracle`` config section: one typed model of every key, and the settings of its jobs.
+"""The ``oracle`` config section: one typed model of every key, and the rules across keys.
 
-:class:`OracleSection` is the section (Sections 6-8 of the paper). A job gets only the
-top-level keys of the section it needs (``KEYS`` of its settings, :func:`config_subset`),
-so that changing one key reruns only the jobs that depend on it; it rebuilds its settings
-from them (:meth:`ConfigModel.from_config` with ``partial``):
-
-* :class:`SweepSettings`: one sharded sweep (:data:`EXPERIMENTS`): the environment
-  (:class:`EnvironmentSettings`) and the experiment's own settings
-  (:class:`ExploreFirstSettings`, :class:`SolversSettings`, :class:`RegretSettings`,
-  :class:`LearnedSettings`);
-* :class:`ScalingSettings`: the time and memory measurements against ``|Pi|``;
-* :class:`SummarySettings`: what the bound and theory tables need beyond the sweeps' rows.
-
-The solvers are imported only where a rule needs them (Theorem main-regret's ``m``), so the
-workflow parses its config without compiling anything.
+:class:`OracleSection` is the section (Sections 6-8 of the paper); the settings each of its
+jobs runs with are made from it in :mod:`.jobs`. Theorem main-regret's exploration rounds
+``m`` (:func:`exploration_rounds`) are part of a rule: every horizon must leave rounds to
+exploit. The solvers are imported only where that rule needs them, so the workflow parses
+its config without compiling anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, get_args
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, get_args
 
 from pydantic import Field
 
@@ -43,22 +33,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPERIMENTS",
+    "PAPER_ESTIMATOR",
+    "SKEW_ESTIMATOR",
     "SMALL_EXPERIMENTS",
     "DetectionEnvironmentSettings",
+    "DetectionSection",
     "EnvironmentSettings",
-    "ExperimentSettings",
-    "ExploreFirstSettings",
-    "LearnedSettings",
+    "Estimator",
     "OracleSection",
-    "RegretSettings",
-    "ScalingSettings",
-    "SmallExploreFirstSettings",
-    "SmallSolversSettings",
-    "SolversSettings",
-    "SummarySettings",
-    "SweepSettings",
-    "config_subset",
+    "ScalingSection",
+    "check_exploits",
+    "exploration_rounds",
+    "failure_share",
     "scheme_of",
+    "smallest_exploiting_horizon",
     "stump_bins",
 ]
 
@@ -83,9 +71,6 @@ PAPER_ESTIMATOR: Estimator = "importance_weighted"
 #: main-regret checks with SparringFPL informative.
 SKEW_ESTIMATOR: Estimator = "skew_symmetrised"
 
-#: The rows of the ``regret`` experiment, one per algorithm.
-REGRET_ALGORITHMS = ("explore_exploit_fpl", "explore_exploit_lp", "sparring_exp4p")
-
 Rounds = Annotated[tuple[PositiveInt, ...], Field(min_length=1)]
 Bins = Annotated[int, Field(ge=2)]
 
@@ -101,9 +86,59 @@ def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
     raise ValueError(f"unknown estimator {estimator!r}")
 
 
-def config_subset(config: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
-    """The top-level ``keys`` of the ``oracle`` section (what one job needs)."""
-    return {key: config[key] for key in keys}
+def failure_share(delta: float) -> float:
+    """Theorem main-regret's ``delta`` split over eq. (f2), FPL and Hoeffding."""
+    return delta / 3.0
+
+
+def exploration_rounds(
+    horizon: int, n_policies: int, n_actions: int, estimator: str, delta: float
+) -> int:
+    """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
+    from ...oracle_methods.theory import explore_exploit_rounds
+
+    variance_bound = scheme_of(estimator, n_actions).variance_bound
+    return explore_exploit_rounds(horizon, n_policies, failure_share(delta), variance_bound)
+
+
+def smallest_exploiting_horizon(
+    n_policies: int, n_actions: int, estimator: str, delta: float
+) -> int:
+    """The smallest ``T`` whose :func:`exploration_rounds` leave a round to exploit."""
+
+    def exploits(horizon: int) -> bool:
+        return exploration_rounds(horizon, n_policies, n_actions, estimator, delta) < horizon
+
+    high = 2
+    while not exploits(high):
+        high *= 2
+    low = high // 2  # exploits(high) and, unless low == 1, not exploits(low)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if exploits(middle) else (middle, high)
+    return high
+
+
+def check_exploits(
+    horizons: Sequence[int],
+    environment: EnvironmentSettings | DetectionEnvironmentSettings,
+    estimator: str,
+    delta: float,
+    key: str,
+) -> None:
+    """Raise :class:`ConfigError` naming ``key`` if a horizon leaves no round to exploit after
+    Theorem main-regret's ``m``."""
+    k, n_policies = environment.n_actions, environment.n_policies
+    for horizon in horizons:
+        m = exploration_rounds(horizon, n_policies, k, estimator, delta)
+        if m >= horizon:
+            smallest = smallest_exploiting_horizon(n_policies, k, estimator, delta)
+            raise ConfigError(
+                f"T = {horizon} leaves no round to exploit after Theorem main-regret's m = {m} "
+                f"exploration rounds (K = {k}, |Pi| = {n_policies}); the smallest horizon that "
+                f"does is {smallest}",
+                key,
+            )
 
 
 def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
@@ -124,16 +159,12 @@ class EnvironmentSettings(ConfigModel):
 
     n_actions: Actions = 3
     """Number of actions K (uniform exploration has L = V = K^2)."""
-
     n_features: PositiveInt = 3
     """Context dimension d."""
-
     n_contexts: PositiveInt = 100
     """Size of the finite context population (uniform)."""
-
     intransitivity: Fraction = 0.7
     """Weight of the context-dependent rock-paper-scissors part."""
-
     n_bins: Bins = 9
     """Quantile bins per feature of the stumps."""
 
@@ -150,13 +181,10 @@ class ExploreFirstSection(ConfigModel):
     estimators: distinct(Estimator) = ("importance_weighted", "skew_symmetrised")
     """The paper's K^2 estimator (importance_weighted, needed by the main-eps rows) and the
     skew-symmetrised one."""
-
     explore_rounds: Rounds = (100, 400, 1600, 6400)
     """Numbers of exploration rounds m."""
-
     fpl_rounds: PositiveInt = 100
     """SparringFPL's N (a practical budget; its bound is reported at it)."""
-
     pgd_iterations: PositiveInt = 8
     """ProjectedGD's T_in = T_out."""
 
@@ -176,10 +204,8 @@ class SolversSection(ConfigModel):
 
     explore_rounds: PositiveInt = 300
     """Exploration rounds m of each game."""
-
     fpl_rounds: Rounds = (10, 40, 160, 640, 2560)
     """SparringFPL budgets N (each run with alpha = sqrt(2 / (L^2 N)))."""
-
     pgd_iterations: Rounds = (4, 8, 16, 32)
     """ProjectedGD budgets T_in = T_out (every projection audited)."""
 
@@ -190,14 +216,11 @@ class SmallExploreFirstSection(ConfigModel):
 
     estimators: distinct(Estimator) = ("skew_symmetrised",)
     """Estimators (any; the skew-symmetrised one has the smaller L)."""
-
     explore_rounds: Rounds = (3000,)
     """Numbers of exploration rounds m."""
-
     fpl_rounds: PositiveInt = 100
     """SparringFPL's N (informative for main-eps only from about 10^5, see
     config/bounds-full.yaml)."""
-
     pgd_iterations: PositiveInt = 81
     """ProjectedGD's T_in = T_out."""
 
@@ -207,13 +230,10 @@ class SmallSolversSection(ConfigModel):
 
     estimator: Estimator = "skew_symmetrised"
     """The estimator of the games' Mhat."""
-
     explore_rounds: PositiveInt = 4
     """Exploration rounds m of each game (few, so that the gaps' ceilings are large)."""
-
     fpl_rounds: Rounds = (100, 2500)
     """SparringFPL budgets N."""
-
     pgd_iterations: Rounds = (16, 169)
     """ProjectedGD budgets T_in = T_out (every projection audited)."""
 
@@ -241,7 +261,6 @@ class RegretSection(ConfigModel):
     horizons: Annotated[Horizons, Field(min_length=1)] = (1000, 4000, 16000)
     """Horizons T (increasing); each must leave rounds to exploit after Theorem
     main-regret's m."""
-
     fpl_rounds: PositiveInt = 200
     """SparringFPL's N in every horizon."""
 
@@ -253,13 +272,10 @@ class LearnedSection(ConfigModel):
 
     seeds: PositiveInt = 12
     """Seeds (not a bound check)."""
-
     explore_rounds: PositiveInt = 1000
     """Exploration rounds m."""
-
     fpl_rounds: PositiveInt = 100
     """SparringFPL's N."""
-
     pgd_iterations: PositiveInt = 6
     """ProjectedGD's T_in = T_out."""
 
@@ -280,11 +296,9 @@ class DetectionEnvironmentSettings(ConfigModel):
 
     n_contexts: Even = 20
     """Size of the finite context population (uniform; even)."""
-
     margin: Margin = 1.0
     """|M_x(0, 1)| in every context: what a solver picking the wrong policy loses per
     context."""
-
     n_bins: Even = 2
     """Quantile bins of the stumps (even, so that the median is a bin edge)."""
 
@@ -305,10 +319,8 @@ class _DetectionExploreFirst(ConfigModel):
 
     explore_rounds: PositiveInt = 4000
     """Exploration rounds m."""
-
     fpl_rounds: PositiveInt = 20
     """SparringFPL's N."""
-
     pgd_iterations: PositiveInt = 4
     """ProjectedGD's T_in = T_out."""
 
@@ -322,7 +334,6 @@ class _DetectionSmallExploreFirst(ConfigModel):
 
     explore_rounds: PositiveInt = 4000
     """Exploration rounds m."""
-
     pgd_iterations: PositiveInt = 64
     """ProjectedGD's T_in = T_out."""
 
@@ -333,10 +344,8 @@ class _DetectionSolvers(ConfigModel):
     explore_rounds: PositiveInt = 2
     """Exploration rounds m of each game (few rounds: payoffs span the range L allows, so
     broken solvers' gaps reach the bounds)."""
-
     fpl_rounds: PositiveInt = 3000
     """SparringFPL's N (alpha = sqrt(2 / (L^2 N)))."""
-
     pgd_iterations: PositiveInt = 169
     """ProjectedGD's T_in = T_out (every projection audited)."""
 
@@ -346,7 +355,6 @@ class _DetectionRegret(ConfigModel):
 
     horizon: PositiveInt = 20000
     """Horizon T (must leave rounds to exploit after Theorem main-regret's m)."""
-
     fpl_rounds: PositiveInt = 10
     """SparringFPL's N inside explore-then-exploit."""
 
@@ -361,7 +369,6 @@ class _DetectionMainEpsFpl(ConfigModel):
 
     explore_rounds: PositiveInt = 200
     """Exploration rounds m."""
-
     fpl_rounds: PositiveInt = 70000
     """SparringFPL's N."""
 
@@ -376,7 +383,6 @@ class _DetectionMainRegretFpl(ConfigModel):
 
     horizon: PositiveInt = 2400
     """Horizon T (must leave rounds to exploit after Theorem main-regret's m)."""
-
     fpl_rounds: PositiveInt = 110000
     """SparringFPL's N inside explore-then-exploit."""
 
@@ -395,7 +401,6 @@ class DetectionSection(ConfigModel):
     proj-out1, proj-out2, approx-proj) catch their variant in 11 to 20 of 30 trials (their
     games come from two exploration rounds), so 6 seeds would miss a detection with
     probability up to 6%, 12 seeds with at most 0.4%."""
-
     environment: DetectionEnvironmentSettings = DetectionEnvironmentSettings()
     explore_first: _DetectionExploreFirst = _DetectionExploreFirst()
     small_explore_first: _DetectionSmallExploreFirst = _DetectionSmallExploreFirst()
@@ -412,29 +417,21 @@ class ScalingSection(ConfigModel):
 
     n_actions: Actions = 5
     """Number of actions K."""
-
     n_features: PositiveInt = 4
     """Context dimension d."""
-
     n_contexts: PositiveInt = 200
     """Size of the context population."""
-
     intransitivity: Fraction = 0.7
     """Weight of the context-dependent rock-paper-scissors part."""
-
     class_sizes: tuple[PositiveInt, ...] = (100, 1000, 10000, 100000, 1000000)
     """Class sizes |Pi|, each a multiple of d K^2; empty skips the measurements (the test
     configuration, whose outputs must be byte-reproducible)."""
-
     explore_rounds: PositiveInt = 2000
     """The data budget, T = m rounds for every method."""
-
     fpl_rounds: PositiveInt = 100
     """SparringFPL's N."""
-
     pgd_iterations: PositiveInt = 8
     """ProjectedGD's T_in = T_out."""
-
     repeats: PositiveInt = 5
     """Measurements per (method, |Pi|), each in its own process; the tables and the
     crossovers report their median with the minimum and maximum."""
@@ -453,222 +450,8 @@ class ShardResources(ConfigModel):
 
     runtime: PositiveInt | None = None
     """Wall-clock minutes (instead of shard_runtime)."""
-
     mem_mb: PositiveInt | None = None
     """Memory in MB (instead of 2000)."""
-
-
-@dataclass(frozen=True)
-class ExploreFirstSettings:
-    """The ``explore_first`` sweep with ``oracle.delta`` and ``oracle.seeds``."""
-
-    name: ClassVar[Experiment] = "explore_first"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "explore_first")
-
-    delta: float
-    seeds: int
-    estimators: tuple[str, ...]
-    explore_rounds: tuple[int, ...]
-    fpl_rounds: int
-    pgd_iterations: int
-    compiled_fpl: bool = False
-
-
-@dataclass(frozen=True)
-class SmallExploreFirstSettings(ExploreFirstSettings):
-    """The ``explore_first`` sweep on the small game (``oracle.small_game.explore_first``)."""
-
-    name: ClassVar[Experiment] = "small_explore_first"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "small_game")
-
-
-@dataclass(frozen=True)
-class SolversSettings:
-    """The ``solvers`` sweep with ``oracle.delta`` and ``oracle.seeds``."""
-
-    name: ClassVar[Experiment] = "solvers"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "solvers")
-
-    delta: float
-    seeds: int
-    explore_rounds: int
-    fpl_rounds: tuple[int, ...]
-    pgd_iterations: tuple[int, ...]
-    estimator: str = PAPER_ESTIMATOR
-
-
-@dataclass(frozen=True)
-class SmallSolversSettings(SolversSettings):
-    """The ``solvers`` sweep on the small game (``oracle.small_game.solvers``)."""
-
-    name: ClassVar[Experiment] = "small_solvers"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "small_game")
-
-
-@dataclass(frozen=True)
-class RegretSettings:
-    """The ``regret`` sweep with ``oracle.delta`` and ``oracle.seeds``.
-
-    The sweep explores with the paper's estimator and runs every algorithm of
-    :data:`REGRET_ALGORITHMS`; the broken-variant detection also runs SparringFPL alone
-    with the skew-symmetrised estimator, on the compiled path (``compiled_fpl``).
-    """
-
-    name: ClassVar[Experiment] = "regret"
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "seeds", "regret")
-
-    delta: float
-    seeds: int
-    horizons: tuple[int, ...]
-    fpl_rounds: int
-    estimator: str = PAPER_ESTIMATOR
-    algorithms: tuple[str, ...] = REGRET_ALGORITHMS
-    compiled_fpl: bool = False
-
-    @property
-    def failure_share(self) -> float:
-        """Theorem main-regret's ``delta`` split over eq. (f2), FPL and Hoeffding."""
-        return self.delta / 3.0
-
-    def explore_rounds(self, horizon: int, n_policies: int, n_actions: int) -> int:
-        """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
-        from ...oracle_methods.theory import explore_exploit_rounds
-
-        variance_bound = scheme_of(self.estimator, n_actions).variance_bound
-        return explore_exploit_rounds(horizon, n_policies, self.failure_share, variance_bound)
-
-    def smallest_horizon(self, n_policies: int, n_actions: int) -> int:
-        """The smallest ``T`` whose :meth:`explore_rounds` leave a round to exploit."""
-
-        def exploits(horizon: int) -> bool:
-            return self.explore_rounds(horizon, n_policies, n_actions) < horizon
-
-        high = 2
-        while not exploits(high):
-            high *= 2
-        low = high // 2  # exploits(high) and, unless low == 1, not exploits(low)
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (low, middle) if exploits(middle) else (middle, high)
-        return high
-
-    def check_horizons(
-        self, environment: EnvironmentSettings | DetectionEnvironmentSettings
-    ) -> None:
-        """Raise :class:`ConfigError` (key ``horizons``) if a horizon leaves no round to
-        exploit after Theorem main-regret's ``m``."""
-        k, n_policies = environment.n_actions, environment.n_policies
-        for horizon in self.horizons:
-            m = self.explore_rounds(horizon, n_policies, k)
-            if m >= horizon:
-                raise ConfigError(
-                    f"T = {horizon} leaves no round to exploit after Theorem main-regret's "
-                    f"m = {m} exploration rounds (K = {k}, |Pi| = {n_policies}); the smallest "
-                    f"horizon that does is {self.smallest_horizon(n_policies, k)}",
-                    "horizons",
-                )
-
-
-@dataclass(frozen=True)
-class LearnedSettings:
-    """The ``learned`` sweep (its own seeds; not a bound check)."""
-
-    name: ClassVar[Experiment] = "learned"
-    KEYS: ClassVar[tuple[str, ...]] = ("learned",)
-
-    seeds: int
-    explore_rounds: int
-    fpl_rounds: int
-    pgd_iterations: int
-
-
-ExperimentSettings = ExploreFirstSettings | SolversSettings | RegretSettings | LearnedSettings
-
-_EXPERIMENT_SETTINGS: dict[str, type[ExperimentSettings]] = {
-    settings.name: settings
-    for settings in (
-        ExploreFirstSettings,
-        SolversSettings,
-        RegretSettings,
-        LearnedSettings,
-        SmallExploreFirstSettings,
-        SmallSolversSettings,
-    )
-}
-
-
-@dataclass(frozen=True)
-class SweepSettings:
-    """What the shard jobs of one sweep need: ``oracle.shards`` (trial ``i`` runs in shard
-    ``i mod shards``), the environment and the sweep's own settings (``experiment.name`` is
-    one of :data:`EXPERIMENTS`)."""
-
-    shards: int
-    environment: EnvironmentSettings
-    experiment: ExperimentSettings
-
-    @staticmethod
-    def keys(experiment: str) -> tuple[str, ...]:
-        """The top-level keys of the ``oracle`` section a sweep's jobs read."""
-        environment = () if experiment in SMALL_EXPERIMENTS else ("environment",)
-        return ("shards", *environment, *_experiment_class(experiment).KEYS)
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any], experiment: str) -> SweepSettings:
-        """From the ``oracle`` section or its :meth:`keys`."""
-        _experiment_class(experiment)
-        return OracleSection.from_config(config, "oracle", partial=True).sweep(experiment)
-
-
-def _experiment_class(experiment: str) -> type[ExperimentSettings]:
-    if experiment not in _EXPERIMENT_SETTINGS:
-        raise ValueError(f"experiment must be one of {EXPERIMENTS}; got {experiment!r}")
-    return _EXPERIMENT_SETTINGS[experiment]
-
-
-@dataclass(frozen=True)
-class ScalingSettings:
-    """``oracle.scaling`` with ``oracle.delta`` (SparringEXP4.P's failure probability)."""
-
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "scaling")
-
-    delta: float
-    n_actions: int
-    n_features: int
-    n_contexts: int
-    intransitivity: float
-    class_sizes: tuple[int, ...]
-    explore_rounds: int
-    fpl_rounds: int
-    pgd_iterations: int
-    repeats: int
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> ScalingSettings:
-        """From the ``oracle`` section or its :data:`KEYS`."""
-        oracle = OracleSection.from_config(config, "oracle", partial=True)
-        return cls(delta=oracle.delta, **dict(oracle.scaling))
-
-    def stump_bins(self, class_size: int) -> int:
-        """The stumps' ``n_bins`` giving ``class_size`` policies (:func:`stump_bins`)."""
-        return stump_bins(class_size, self.n_features, self.n_actions)
-
-
-@dataclass(frozen=True)
-class SummarySettings:
-    """What the bound and theory tables need beyond the sweeps' rows."""
-
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "theory_epsilons", "environment")
-
-    delta: float
-    theory_epsilons: tuple[float, ...]
-    n_actions: int
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> SummarySettings:
-        """From the ``oracle`` section or its :data:`KEYS`."""
-        oracle = OracleSection.from_config(config, "oracle", partial=True)
-        return cls(oracle.delta, oracle.theory_epsilons, oracle.environment.n_actions)
 
 
 class OracleSection(ConfigModel):
@@ -683,23 +466,18 @@ class OracleSection(ConfigModel):
     delta: Probability = 0.05
     """Failure probability of every checked statement; a bound passes when it held in at
     least 1 - delta of the seeds."""
-
     seeds: Annotated[int, Field(ge=2)] = 100
     """Seeds per setting of every bound check (seed indices 0..seeds-1)."""
-
     shards: PositiveInt = 4
     """Jobs each sweep is split into (trial i goes to shard i mod shards); results do not
     depend on it."""
-
     shard_runtime: PositiveInt = 30
     """Wall-clock minutes a shard job may take (its runtime resource, SLURM --time); raise it
     with the budgets (config/bounds-full.yaml)."""
-
     shard_resources: dict[Experiment, ShardResources] = {}
     """Per sweep, the resources of its shard jobs where they differ from shard_runtime and
     2000 MB (config/bounds-full.yaml: the regret sweep's hours-long SparringFPL trials, whose
     N policy ids take 16 bytes a round)."""
-
     theory_epsilons: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(min_length=1)] = (
         0.5,
         0.2,
@@ -720,50 +498,13 @@ class OracleSection(ConfigModel):
 
     @rule("delta", "regret", "environment")
     def _regret_horizons_exploit(self) -> None:
-        settings = RegretSettings(self.delta, self.seeds, **dict(self.regret))
-        try:
-            settings.check_horizons(self.environment)
-        except ConfigError as error:
-            raise ConfigError(error.problem, "regret.horizons") from None
+        environment, delta = self.environment, self.delta
+        check_exploits(self.regret.horizons, environment, PAPER_ESTIMATOR, delta, "regret.horizons")
 
     @rule("delta", "detection")
     def _detection_horizons_exploit(self) -> None:
-        environment = self.detection.environment
-        for part in ("regret", "main_regret_fpl"):
-            try:
-                self.detection_regret(part).check_horizons(environment)
-            except ConfigError as error:
-                raise ConfigError(error.problem, f"detection.{part}.horizon") from None
-
-    def detection_regret(self, part: str) -> RegretSettings:
-        """The regret part (``regret`` or ``main_regret_fpl``) of the detection: the paper's
-        estimator and every algorithm, or the skew-symmetrised estimator and compiled
-        SparringFPL alone."""
-        section = getattr(self.detection, part)
-        main = part == "main_regret_fpl"
-        return RegretSettings(
-            delta=self.delta,
-            seeds=self.detection.seeds,
-            horizons=(section.horizon,),
-            fpl_rounds=section.fpl_rounds,
-            estimator=SKEW_ESTIMATOR if main else PAPER_ESTIMATOR,
-            algorithms=("explore_exploit_fpl",) if main else REGRET_ALGORITHMS,
-            compiled_fpl=main,
-        )
-
-    def sweep(self, experiment: str) -> SweepSettings:
-        """The settings of one sweep of :data:`EXPERIMENTS`."""
-        small = self.small_game
-        sections: dict[str, ConfigModel] = {
-            "explore_first": self.explore_first,
-            "solvers": self.solvers,
-            "regret": self.regret,
-            "learned": self.learned,
-            "small_explore_first": small.explore_first,
-            "small_solvers": small.solvers,
-        }
-        kind = _experiment_class(experiment)
-        trials = {} if kind is LearnedSettings else {"delta": self.delta, "seeds": self.seeds}
-        settings = kind(**trials, **dict(sections[experiment]))
-        environment = small.environment if experiment in SMALL_EXPERIMENTS else self.environment
-        return SweepSettings(self.shards, environment, settings)
+        detection = self.detection
+        for part, estimator in (("regret", PAPER_ESTIMATOR), ("main_regret_fpl", SKEW_ESTIMATOR)):
+            horizon = getattr(detection, part).horizon
+            key = f"detection.{part}.horizon"
+            check_exploits((horizon,), detection.environment, estimator, self.delta, key)

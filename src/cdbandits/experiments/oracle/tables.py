@@ -28,7 +28,8 @@ from .bound_table import (
     check_statement,
     statement_rows,
 )
-from .settings import EXPERIMENTS, SummarySettings
+from .jobs import SummarySettings
+from .settings import EXPERIMENTS
 
 # check_statement and statement_rows (of .bound_table) are re-exported for the detection of
 # broken variants.

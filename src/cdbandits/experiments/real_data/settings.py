@@ -99,7 +99,6 @@ class SourceSettings(ConfigModel):
     00006, figure skating 1998), f1seasons (PrefLib 00052, Formula 1 seasons 1950-2020),
     trec_dl (one matrix per topic), arxiv (the published 6x6 matrix, no counts hence no data
     band)."""
-
     atp_periods: Annotated[
         dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")], Seasons],
         Field(min_length=1),
@@ -110,11 +109,9 @@ class SourceSettings(ConfigModel):
 
     atp_top: Players = 20
     """Players of each ATP period's matrix, those with the most matches."""
-
     max_elections: PositiveInt | None = None
     """Only the first elections (by file number) of each PrefLib collection; null: all (49
     skating events, 69 Formula 1 seasons)."""
-
     trec_dl_topics: Annotated[tuple[TopicId, ...], Field(min_length=1)] | None = None
     """TREC-DL topic ids analysed (null, all 50 topics of the judgments)."""
 
@@ -131,7 +128,6 @@ class SubsetsSection(ConfigModel):
     """Random K-item sub-matrices per series (an ATP period, a PrefLib collection, the TREC-DL
     topics, arXiv) and K, split evenly among the series' matrices (at least one each), so
     every election or topic weighs the same."""
-
     ks: (
         Annotated[tuple[Annotated[int, Field(ge=2)], ...], Field(min_length=1), Increasing] | None
     ) = (2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 75)
@@ -142,7 +138,6 @@ class SubsetsSection(ConfigModel):
     """Matrices drawn from each data set's sampling noise (voters bootstrapped for elections,
     Beta posterior per pair otherwise) whose statistics, on the same sub-matrices, give the
     data band; 0 (no band) or at least 2."""
-
     unobserved: UnobservedPolicy = "half"
     """Pairs never compared: half (preference 1/2), drop-items (remove items until every pair
     is compared) or error."""
@@ -172,29 +167,21 @@ class ContextsSection(ConfigModel):
 
     surface_seasons: Seasons = (2010, 2019)
     """Seasons [first, last] of the surface analysis."""
-
     surfaces: distinct(str, min_length=2) = ("Clay", "Grass", "Hard")
     """Surfaces compared (values of the results' surface column)."""
-
     surface_players: Players = 20
     """Players of the surface analysis."""
-
     surface_players_by: PlayerRule = "least_context"
     """How they are chosen: most matches in total, or most matches in their least-played
     context (so every player plays in every context)."""
-
     periods: distinct(str, min_length=2) = ("1990s", "2000s", "2010s")
     """Names of real_data.atp_periods compared in the period analysis."""
-
     period_players: Players = 10
     """Players of the period analysis."""
-
     period_players_by: PlayerRule = "least_context"
     """How they are chosen (as surface_players_by)."""
-
     resamples: Resamples = 200
     """Bootstrap resamples of the gain (matches resampled per context)."""
-
     permutations: Resamples = 200
     """Shuffles of the context labels (the gain when context does not matter)."""
 
@@ -211,7 +198,6 @@ class TrecDlSection(ConfigModel):
 
     qrels: distinct(Qrels) = get_args(Qrels)
     """The authors' published sets of best passages compared."""
-
     resamples: Resamples = 200
     """Beta-posterior resamples of each topic's finalists (probability that a passage is in
     the von Neumann support)."""
@@ -231,17 +217,13 @@ class CoverageSection(ConfigModel):
 
     cases: distinct(CoverageCase) = COVERAGE_CASES
     """The real logs whose size is checked."""
-
     replications: PositiveInt = 500
     """Synthetic logs per case (at least 500 to resolve a coverage of 0.95 to about 0.01);
     at least one per shard."""
-
     resamples: Resamples = 200
     """Resampled matrices per synthetic log and method."""
-
     shards: PositiveInt = 2
     """Jobs per case (independent random streams; their tables add up)."""
-
     tolerance: Annotated[float, Field(ge=0)] = 0.02
     """A row passes when its coverage is at least confidence - tolerance (below
     real_data.confidence)."""
@@ -276,14 +258,11 @@ class ExamplesSection(ConfigModel):
 
     atp_period: str = "2010s"
     """A name of real_data.atp_periods; its season files are the ATP log."""
-
     atp_top: Players = 8
     """The example's --top (players with the most matches)."""
-
     trec_dl_topic: TopicId = "952262"
     """The TREC-DL example's --context-value (a topic id, one of real_data.trec_dl_topics
     unless that is null)."""
-
     resamples: PositiveInt = 1000
     """The examples' --resamples."""
 
@@ -306,10 +285,8 @@ class RealDataSection(SourceSettings):
 
     confidence: Probability = 0.95
     """Level of every interval of the family."""
-
     interval: IntervalMethod = "clopper-pearson"
     """Binomial interval of the shares of sampled sub-matrices."""
-
     subsets: SubsetsSection = SubsetsSection()
     contexts: ContextsSection = ContextsSection()
     trec_dl: TrecDlSection = TrecDlSection()

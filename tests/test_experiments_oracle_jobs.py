@@ -1,0 +1,101 @@
+"""The settings of the oracle family's jobs (cdbandits.experiments.oracle.jobs)."""
+
+import copy
+
+import pytest
+import yaml
+from conftest import REPO_ROOT
+
+from cdbandits.experiments.config_model import ConfigError
+from cdbandits.experiments.oracle.detection import DetectionSettings
+from cdbandits.experiments.oracle.jobs import (
+    ExploreFirstSettings,
+    LearnedSettings,
+    RegretSettings,
+    ScalingSettings,
+    SmallSolversSettings,
+    SummarySettings,
+    SweepSettings,
+    config_subset,
+    sweep_settings,
+)
+from cdbandits.experiments.oracle.settings import EXPERIMENTS, EnvironmentSettings, OracleSection
+
+DEFAULT = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
+
+
+def changed(path, value):
+    """The default oracle section with the key at ``path`` (dotted) set to ``value``."""
+    config = copy.deepcopy(DEFAULT)
+    *parents, key = path.split(".")
+    section = config
+    for parent in parents:
+        section = section[parent]
+    section[key] = value
+    return config
+
+
+def test_the_sweeps_are_made_from_the_sections():
+    oracle = OracleSection.from_config(DEFAULT)
+    explore_first = sweep_settings(oracle, "explore_first")
+    assert explore_first.environment == EnvironmentSettings()
+    assert explore_first.environment.n_policies == 3 * 8 * 9
+    assert explore_first.experiment == ExploreFirstSettings(
+        delta=0.05,
+        seeds=100,
+        estimators=("importance_weighted", "skew_symmetrised"),
+        explore_rounds=(100, 400, 1600, 6400),
+        fpl_rounds=100,
+        pgd_iterations=8,
+    )
+    assert sweep_settings(oracle, "learned").experiment == LearnedSettings(12, 1000, 100, 6)
+    small = sweep_settings(oracle, "small_solvers")
+    assert small.environment.n_policies == 2 * 3 * 4
+    assert small.experiment == SmallSolversSettings(
+        0.05, 100, 4, (100, 2500), (16, 169), "skew_symmetrised"
+    )
+    assert SummarySettings.from_config(DEFAULT) == SummarySettings(0.05, (0.5, 0.2, 0.1, 0.05), 3)
+    assert ScalingSettings.from_config(DEFAULT).class_sizes == (100, 1000, 10000, 100000, 1000000)
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_a_job_gets_only_the_keys_it_needs_and_they_suffice(experiment):
+    keys = SweepSettings.keys(experiment)
+    subset = config_subset(DEFAULT, keys)
+    assert SweepSettings.from_config(subset, experiment) == SweepSettings.from_config(
+        DEFAULT, experiment
+    )
+    # Changing the scaling measurements or another sweep does not change this sweep's keys.
+    others = [name for name in EXPERIMENTS if name != experiment]
+    for path, value in [("scaling.repeats", 9), (f"{others[0]}.fpl_rounds", 7)]:
+        assert config_subset(changed(path, value), keys) == subset
+    assert "scaling" not in keys and "theory_epsilons" not in keys
+
+
+def test_a_job_checks_a_rule_across_keys_only_with_all_of_them():
+    # The summary job reads oracle.environment, not oracle.regret, whose default horizons
+    # leave no round to exploit in this environment.
+    large = {"n_actions": 10, "n_features": 50, "n_contexts": 100, "n_bins": 100}
+    config = {"delta": 0.05, "theory_epsilons": [0.5], "environment": large}
+    assert SummarySettings.from_config(config).n_actions == 10
+    with pytest.raises(ConfigError, match="regret.horizons: T = 1000 leaves no round"):
+        OracleSection.from_config(config, "oracle")
+
+
+def test_the_detection_runs_the_paper_estimator_and_compiled_fpl_where_informative():
+    detection = DetectionSettings.from_config(DEFAULT)
+    assert detection.regret.estimator == "importance_weighted"
+    assert detection.main_regret_fpl == RegretSettings(
+        0.05, 12, (2400,), 110000, "skew_symmetrised", ("explore_exploit_fpl",), True
+    )
+    assert detection.environment.n_policies == 4 and detection.small_explore_first.fpl_rounds == 0
+
+
+def test_the_smallest_horizon_is_the_first_that_leaves_rounds_to_exploit():
+    regret = RegretSettings(delta=0.05, seeds=2, horizons=(1000,), fpl_rounds=10)
+    smallest = regret.smallest_horizon(216, 3)
+    assert regret.explore_rounds(smallest, 216, 3) < smallest
+    assert regret.explore_rounds(smallest - 1, 216, 3) >= smallest - 1
+    # Theorem main-regret's m = (2 V ln(|Pi|^2 / (delta/3)))^(1/3) T^(2/3) < T needs
+    # T > 2 * 9 * ln(216^2 * 60) = 267.2.
+    assert 268 <= smallest <= 280
