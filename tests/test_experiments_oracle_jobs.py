@@ -1,10 +1,7 @@
 """The settings of the oracle family's jobs (cdbandits.experiments.oracle.jobs)."""
 
-import copy
-
 import pytest
-import yaml
-from conftest import REPO_ROOT
+from oracle_config import DEFAULT, changed
 
 from cdbandits.experiments.config_model import ConfigError
 from cdbandits.experiments.oracle.detection import DetectionSettings
@@ -20,19 +17,6 @@ from cdbandits.experiments.oracle.jobs import (
     sweep_settings,
 )
 from cdbandits.experiments.oracle.settings import EXPERIMENTS, EnvironmentSettings, OracleSection
-
-DEFAULT = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
-
-
-def changed(path, value):
-    """The default oracle section with the key at ``path`` (dotted) set to ``value``."""
-    config = copy.deepcopy(DEFAULT)
-    *parents, key = path.split(".")
-    section = config
-    for parent in parents:
-        section = section[parent]
-    section[key] = value
-    return config
 
 
 def test_the_sweeps_are_made_from_the_sections():

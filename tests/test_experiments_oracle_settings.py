@@ -1,11 +1,9 @@
 """The rules of the oracle section (cdbandits.experiments.oracle.settings)."""
 
-import copy
 from typing import get_args
 
 import pytest
-import yaml
-from conftest import REPO_ROOT
+from oracle_config import changed
 
 from cdbandits.experiments.config_model import ConfigError
 from cdbandits.experiments.oracle.settings import (
@@ -14,19 +12,6 @@ from cdbandits.experiments.oracle.settings import (
     stump_bins,
 )
 from cdbandits.oracle_methods.exploration import ESTIMATORS
-
-DEFAULT = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
-
-
-def changed(path, value):
-    """The default oracle section with the key at ``path`` (dotted) set to ``value``."""
-    config = copy.deepcopy(DEFAULT)
-    *parents, key = path.split(".")
-    section = config
-    for parent in parents:
-        section = section[parent]
-    section[key] = value
-    return config
 
 
 @pytest.mark.parametrize(

@@ -1,33 +1,9 @@
 # Helpers of workflow/rules/letor.smk (kept apart from the rules, as the linter asks): the
-# LETOR section of the config, its checks, input files and output paths.
+# LETOR section of the config, input files and output paths.
 LETOR = config["letor"]
 LETOR_ARCHIVES = {"web10k": "mslr_web10k", "web30k": "mslr_web30k"}
 LETOR_DATASET_PATTERN = "sample|web10k|web30k"
 LETOR_MODEL_PATTERN = "[a-z][a-z0-9_]*"
-LETOR_STANDARD_MODELS = ("perfect", "navigational", "informational")
-
-for _key, _rankers in (
-    ("letor.rankers", LETOR["rankers"] or []),
-    ("letor.per_query.rankers", LETOR["per_query"]["rankers"]),
-):
-    _outside = [ranker for ranker in _rankers if ranker >= LETOR["n_features"]]
-    if _outside:
-        raise ConfigError(
-            f"config key {_key}: feature columns {_outside} are outside 0..{LETOR['n_features'] - 1} "
-            f"(letor.n_features = {LETOR['n_features']})"
-        )
-for _model in LETOR["validation"]["click_models"]:
-    if _model not in LETOR["click_models"]:
-        raise ConfigError(
-            f"config key letor.validation.click_models lists {_model!r}, but letor.click_models "
-            f"{LETOR['click_models']} does not build its matrix"
-        )
-for _model in {*LETOR["click_models"], *LETOR["per_query"]["click_models"]}:
-    if _model not in LETOR_STANDARD_MODELS and _model not in LETOR["custom_click_models"]:
-        raise ConfigError(
-            f"config key letor.click_models: click model {_model!r} is neither a standard model "
-            f"{LETOR_STANDARD_MODELS} nor defined in letor.custom_click_models"
-        )
 
 # The settings that determine a simulated matrix (recorded in its summary).
 LETOR_SIMULATION = {

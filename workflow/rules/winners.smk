@@ -1,11 +1,3 @@
-from cdbandits.reference import check_solver_name  # noqa: E402
-
-if config["winners"]["solver"] is not None:
-    try:
-        check_solver_name(config["winners"]["solver"])
-    except ValueError as error:
-        raise ConfigError(f"config key winners.solver: {error}") from None
-
 EXAMPLES_CATEGORY = "Worked examples (Appendix B)"
 WINNERS_CATEGORY = "Published MSLR matrices"
 

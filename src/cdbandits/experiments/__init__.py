@@ -2,8 +2,9 @@
 
 Each family is a subpackage with the same rooms:
 
-* ``settings.py``: its config section parsed once into typed, frozen dataclasses, with
-  every cross-key check done there (so a bad config fails when the workflow starts);
+* ``settings.py``: the typed model of its config section (:mod:`.config_model`): every
+  key's type, default, bounds and description, and the rules across keys (the workflow
+  checks the whole config when it starts, and generates its JSON schema from the models);
 * ``experiments.py``: what runs (the sweeps and their shards), producing raw tables;
 * ``tables.py``: what is summarised (combined shards, summary tables, markdown);
 * ``figures.py``: what is drawn (matplotlib figures from the tables, in the style of

@@ -4,8 +4,8 @@ The paper samples K-subsets of the 136 MSLR rankers ("over a million" matrices) 
 per K, how often a Condorcet winner exists (Appendix A, Fig. 1) and how the von Neumann
 winner (vNW) relates to the Copeland winners (Appendix B, Figs. 2-4). The rooms:
 
-* :mod:`.settings`: the ``appendix`` config section as typed, frozen settings, checked
-  across keys when the workflow starts;
+* :mod:`.settings`: the typed model of the ``appendix`` config section and the key groups
+  its jobs read;
 * :mod:`.sampling`: uniform K-subsets in blocks with their own random streams
   (:class:`~.sampling.SamplingPlan`), so any sharding gives the same subsets;
 * :mod:`.kernels`: the compiled kernels (subset shuffles, Copeland scores from bit sets);

@@ -9,8 +9,9 @@ context), Condorcet and Copeland regret and the wall time per round over many se
 Rooms (import from them; this package imports none of them, so that each rule of the
 workflow depends only on the code it runs):
 
-* :mod:`.settings`: the ``duels`` config section (:class:`DuelsSweep`, one
-  :class:`DuelsEnvironment` per environment);
+* :mod:`.settings`: the typed model of the ``duels`` config section
+  (:class:`~.settings.DuelsSection`, one :class:`~.settings.DuelsEnvironment` per
+  environment) and the runs it makes;
 * :mod:`.environments`: the matrices built from the data files, their winners;
 * :mod:`.contextual`: the contextual environments (synthetic linear, the online family's
   populations), every algorithm on them;

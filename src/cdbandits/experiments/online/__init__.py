@@ -10,9 +10,10 @@ the small classes.
 Rooms (import from them; this package imports none of them, so that each rule of the
 workflow depends only on the code it runs):
 
-* :mod:`.settings`: the ``online`` config section as typed, frozen dataclasses
-  (:class:`OnlineSettings`, :class:`OnlineSweep`, :class:`ExactWinnerSettings`, one
-  :class:`OnlineSetting` per environment and policy class);
+* :mod:`.settings`: the typed model of the ``online`` config section
+  (:class:`~.settings.OnlineSection`; :class:`~.settings.OnlineSweep` and
+  :class:`~.settings.ExactWinnerSettings`, the keys its jobs read) and the settings it
+  makes, one :class:`~.settings.OnlineSetting` per environment and policy class;
 * :mod:`.experiments`: the instances of the settings and the episodes of a shard
   (:func:`run_online_shard`);
 * :mod:`.tables`: the combined shards and the summary tables (:func:`summarise_online`),

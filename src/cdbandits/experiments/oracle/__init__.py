@@ -5,8 +5,9 @@ Explore-then-exploit with a classification oracle (the algorithms are in
 environment (and, for the optimisation bounds, on a smaller game of its own where they can
 be informative), and measured against SparringEXP4.P as the policy class grows. Rooms:
 
-* :mod:`.settings`: the ``oracle`` config section parsed once into frozen settings, with the
-  checks the code needs (:class:`~.settings.OracleSettings`);
+* :mod:`.settings`: the typed model of the ``oracle`` config section
+  (:class:`~.settings.OracleSection`) and its rules;
+* :mod:`.jobs`: the settings each job runs with, made from the section;
 * :mod:`.environment`: the fixed environment of the sweeps and its ground truth;
 * :mod:`.experiments`: what runs: the trials of the sharded sweeps (``explore_first``,
   ``solvers``, ``regret``, ``learned``, and ``small_explore_first``, ``small_solvers`` on

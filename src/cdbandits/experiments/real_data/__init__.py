@@ -12,7 +12,8 @@ best passages the data's authors published; the coverage of the intervals of
 Rooms (import from them; this package imports none of them, so that each rule of the
 workflow depends only on the code it runs):
 
-* :mod:`.settings`: the ``real_data`` config section as typed, frozen dataclasses;
+* :mod:`.settings`: the typed model of the ``real_data`` config section and the settings
+  of its jobs;
 * :mod:`.sources`: the data sets as comparison logs and preference matrices;
 * :mod:`.experiments`: sample, solve and count the K-subsets of every matrix;
 * :mod:`.tables`: per-K and support-size tables, the paper's claims per series, the
