@@ -20,11 +20,18 @@ SCHEMA = REPO_ROOT / SCHEMA_PATH
 DEFAULT = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
 
 
-def filled(config):
-    """``config`` with the schema's defaults filled in, as the workflow validates it."""
-    config = copy.deepcopy(config)
-    validate(config, schema=str(SCHEMA))
-    return config
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory):
+    """``config`` with the defaults of the models' schema filled in, as the workflow does."""
+    schema = tmp_path_factory.mktemp("schema") / "config.schema.yaml"
+    schema.write_text(schema_text())
+
+    def fill(config):
+        config = copy.deepcopy(config)
+        validate(config, schema=str(schema))
+        return config
+
+    return fill
 
 
 def test_the_committed_schema_is_the_models_schema():
@@ -57,7 +64,7 @@ def test_every_key_of_a_section_has_a_default_and_a_description():
     assert "$ref" not in schema_text() and "$defs" not in schema_text()
 
 
-def test_an_empty_config_gets_every_default_and_those_are_the_models_defaults():
+def test_an_empty_config_gets_every_default_and_those_are_the_models_defaults(filled):
     empty = filled({})
     assert WorkflowConfig.from_config(empty) == WorkflowConfig()
     assert empty["oracle"]["small_game"]["environment"]["n_actions"] == 2
@@ -70,12 +77,12 @@ def test_an_empty_config_gets_every_default_and_those_are_the_models_defaults():
     }
 
 
-def test_list_entries_get_only_the_defaults_every_entry_takes():
+def test_list_entries_get_only_the_defaults_every_entry_takes(filled):
     section = filled({"duels": {"environments": [{"name": "c", "kind": "contextual"}]}})["duels"]
     assert section["environments"] == [{"name": "c", "kind": "contextual", "data": []}]
 
 
-def test_the_default_config_spells_out_the_models_defaults():
+def test_the_default_config_spells_out_the_models_defaults(filled):
     assert filled(DEFAULT) == filled({})
     assert WorkflowConfig.from_config(filled(DEFAULT)) == WorkflowConfig()
 
@@ -83,7 +90,7 @@ def test_the_default_config_spells_out_the_models_defaults():
 @pytest.mark.parametrize(
     "name", ["test.yaml", "bounds-full.yaml", "duels-large.yaml", "online-long.yaml"]
 )
-def test_the_shipped_configs_validate(name):
+def test_the_shipped_configs_validate(filled, name):
     # Each is read on top of config/config.yaml, as the Snakefile's configfile.
     config = copy.deepcopy(DEFAULT)
     update_config(config, yaml.safe_load((REPO_ROOT / "config" / name).read_text()))
