@@ -10,7 +10,7 @@ code cannot run with fails at once with one line naming the key.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
@@ -50,7 +50,7 @@ class WinnersSection(ConfigModel):
     """Numbers K of dominated arms in the paper's clone example (K + 4 arms with the clone);
     the paper's table holds for every K > 4."""
 
-    matrices: distinct(PublishedMatrix) = PublishedMatrix.__args__
+    matrices: distinct(PublishedMatrix) = get_args(PublishedMatrix)
     """Published 136x136 MSLR preference matrices whose winners are tabulated."""
 
 
@@ -175,11 +175,11 @@ class LetorSection(ConfigModel):
         ):
             for model in models:
                 if (
-                    model not in StandardClickModel.__args__
+                    model not in get_args(StandardClickModel)
                     and model not in self.custom_click_models
                 ):
                     raise ConfigError(
-                        f"{model!r} is neither a standard model {StandardClickModel.__args__} "
+                        f"{model!r} is neither a standard model {get_args(StandardClickModel)} "
                         "nor defined in letor.custom_click_models",
                         key,
                     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 from pydantic import Field
 
@@ -53,7 +53,7 @@ MSLR_RANKERS = 136
 PublishedMatrix = Literal["mslr_informational", "mslr_navigational", "mslr_perfect"]
 
 #: Arms of each published matrix (fixed by its pinned sha256; the tests check the files).
-PUBLISHED_MATRIX_ARMS: dict[str, int] = dict.fromkeys(PublishedMatrix.__args__, MSLR_RANKERS)
+PUBLISHED_MATRIX_ARMS: dict[str, int] = dict.fromkeys(get_args(PublishedMatrix), MSLR_RANKERS)
 
 ClickModelName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 

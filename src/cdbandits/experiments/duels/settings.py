@@ -1,27 +1,13 @@
 """The ``duels`` config section: one typed model of every key, and the runs it makes.
 
-An *environment* (:class:`DuelsEnvironment`) is built by one of five recipes (``kind``):
-
-* ``"matrix"``: a published preference matrix file (the MSLR ranker matrices, the arXiv
-  6-ranker matrix), all its arms or, with ``arms`` set, a random subset of ``arms`` arms
-  drawn afresh for every seed (as the appendix samples K-subsets);
-* ``"atp"``: the ATP head-to-head matrix of the ``players`` players with the most match
-  wins in the given years' result files (:mod:`cdbandits.comparisons`);
-* ``"preflib"``: the majority matrix of a PrefLib election (share of voters ranking ``i``
-  above ``j``);
-* ``"contextual"``: a synthetic linear-utility contextual environment (:mod:`.contextual`)
-  with a class of linear argmax policies over which the regret (eq. rd1) and the contextual
-  von Neumann winner are exact; the contextual algorithms (:data:`CONTEXTUAL_ALGORITHMS`)
-  run only on contextual environments, next to the K-armed ones, which see no context;
-* ``"online"``: an environment of the online family with its policy class
-  (:mod:`cdbandits.experiments.online`, ``parameters`` as in its ``online.<setting>``
-  section). The adaptive adversary (``setting: adversarial``) depends on the learner's past
-  duels: every algorithm plays it round by round, and it is ranked by rd1 in hindsight,
-  having no von Neumann winner (:mod:`.adversarial`).
-
-:class:`DuelsSweep` is the section without the jobs' runtime: the environments, the
-algorithms, horizon, seeds, shards, the leaderboard's horizons and optional horizon caps that
-shorten chosen algorithms' runs at large ``K``; it deals the runs (:class:`Task`) to shards.
+An environment (:class:`DuelsEnvironment`) is built by one of five recipes (its ``kind``,
+described in its docstring, which is also the description of the config's entries): a
+published matrix, an ATP period, a PrefLib election, a synthetic contextual environment,
+or an environment of the online family. :class:`DuelsSweep` is the section without the
+jobs' runtime: the environments, the algorithms (:data:`ALGORITHMS`, and
+:data:`CONTEXTUAL_ALGORITHMS` on the contextual environments only), horizon, seeds,
+shards, the leaderboard's horizons and optional horizon caps that shorten chosen
+algorithms' runs at large ``K``; it deals the runs (:class:`Task`) to shards.
 """
 
 from __future__ import annotations
@@ -95,7 +81,18 @@ def _known_data_key(key: str) -> str:
 
 
 class DuelsEnvironment(ConfigModel):
-    """One environment (see the module docstring)."""
+    """One environment, built by the rule build_duels_environment. kind matrix: a published
+    preference matrix file (data: its key; arms: a random subset of that many arms drawn
+    per seed, all arms when absent); atp: Sackmann's ATP result files, one per year
+    (players: how many players with the most match wins; every pair must have met);
+    preflib: a PrefLib election (share of voters ranking i above j); contextual: no data
+    file, a synthetic linear-utility contextual environment drawn from the seed (contexts
+    contexts of actions arms with features features each, and a class of policies linear
+    argmax policies; the contextual algorithms run on it next to the K-armed ones, which
+    see no context); online: no data file, an environment of the online family with its
+    policy class (setting, parameters; every algorithm runs on it; the adaptive adversary
+    has no von Neumann winner and is ranked by rd1 in hindsight). horizon, one of
+    duels.leaderboard_horizons, shortens the runs of a contextual or online environment."""
 
     name: Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]
     """Identifier (lower case, digits, _)."""
@@ -272,8 +269,8 @@ class DuelsSweep(ConfigModel):
     environments: Annotated[tuple[DuelsEnvironment, ...], Field(min_length=1)] = Field(
         ENVIRONMENTS, validate_default=True
     )
-    """The environments, each built by the rule build_duels_environment (see
-    cdbandits.experiments.duels.settings for the five kinds and their keys)."""
+    """The environments, each built by the rule build_duels_environment from the data files
+    named in `data` (keys of cdbandits.datasets.DATA_FILES)."""
 
     algorithms: distinct(DuelAlgorithm) = ALGORITHMS + CONTEXTUAL_ALGORITHMS
     """Algorithms of cdbandits.karmed, run on every environment, and the contextual ones
