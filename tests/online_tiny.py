@@ -6,7 +6,7 @@ from functools import cache
 import pandas as pd
 
 from cdbandits.experiments.online.experiments import run_online_shard
-from cdbandits.experiments.online.settings import OnlineSweep
+from cdbandits.experiments.online.settings import OnlineSection, OnlineSweep
 from cdbandits.experiments.online.tables import combine_online_shards
 
 SEED = 11
@@ -62,7 +62,7 @@ def tiny_config(**changes):
 @cache
 def tiny_sweep() -> tuple[pd.DataFrame, pd.DataFrame]:
     """The combined runs and curves of TINY's two shards (computed once per session)."""
-    sweep = OnlineSweep.from_config(TINY)
+    sweep = OnlineSection.from_config(TINY)
     shards = [run_online_shard(sweep, SEED, shard) for shard in range(sweep.shards)]
     return combine_online_shards([s[0] for s in shards], [s[1] for s in shards])
 

@@ -45,14 +45,8 @@ def instance():
 
 def test_the_instance_is_the_online_sweeps_adversarial_setting(instance):
     # the online sweep's setting of the same parameters: same contexts and policy class
-    section = {
-        "synthetic": {"n_actions": [], "horizons": []},
-        "long_horizon": {"horizons": []},
-        "supervised": {"dataset": None},
-        "mslr": {"matrices": None},
-        "adversarial": PARAMETERS | {"horizons": [100]},
-    }
-    (setting,) = OnlineSection.from_config(section).settings
+    section = OnlineSection.from_config({"adversarial": PARAMETERS | {"horizons": [100]}})
+    (setting,) = [s for s in section.settings if s.environment == "adversarial"]
     online = build_instance(setting, 7)
     np.testing.assert_array_equal(instance.contexts, online.environment.contexts)
     np.testing.assert_array_equal(instance.table.actions, online.table.actions)

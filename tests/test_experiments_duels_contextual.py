@@ -2,7 +2,6 @@
 
 import json
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -134,7 +133,7 @@ def test_many_context_features_are_reduced_to_principal_components(tmp_path):
     matrices = np.array([[[0.0, 0.4], [-0.4, 0.0]], [[0.0, -0.2], [0.2, 0.0]]] * 3)
     path = write_per_query_file(tmp_path / "q.npz", matrices)
     instance = build_contextual_instance(
-        replace(_online("mslr", matrices=str(path)), components=3), seed=1
+        _online("mslr", matrices=str(path)).model_copy(update={"components": 3}), seed=1
     )
     assert instance.population.features.shape == (6, 136)
     assert instance.arm_features.shape == (6, 2, 6)

@@ -47,7 +47,13 @@ def test_atp_matrix_is_the_share_of_matches_won_among_the_top_players(tmp_path):
             ("Dan", "Ann", "7-6 7-6"),
         ],
     )
-    environment = DuelsEnvironment("atp", "atp", ("y1", "y2"), "ATP", players=3)
+    environment = DuelsEnvironment(
+        name="atp",
+        kind="atp",
+        data=("atp_matches_2000", "atp_matches_2001"),
+        title="ATP",
+        players=3,
+    )
     matrix, names = build_environment(environment, [first, second])
     # wins: Ann 2, Bea 2, Cid 1, Dan 1 -> Ann, Bea (ties by name), then Cid before Dan
     assert names == ("Ann", "Bea", "Cid")
@@ -57,7 +63,7 @@ def test_atp_matrix_is_the_share_of_matches_won_among_the_top_players(tmp_path):
 
 def test_atp_pairs_that_never_met_stop_the_build(tmp_path):
     path = atp_file(tmp_path / "a.csv", [("Ann", "Bea", "6-1"), ("Cid", "Dan", "6-1")])
-    environment = DuelsEnvironment("atp", "atp", ("y",), "ATP", players=4)
+    environment = DuelsEnvironment(name="atp", kind="atp", data=("atp_matches_2000",), players=4)
     with pytest.raises(ValueError, match="never met"):
         build_environment(environment, [path])
 
@@ -69,7 +75,9 @@ def test_preflib_matrix_is_the_share_of_voters(tmp_path):
         "# ALTERNATIVE NAME 1: x\n# ALTERNATIVE NAME 2: y\n# ALTERNATIVE NAME 3: z\n"
         "3: 1,2,3\n1: 3,2,1\n"
     )
-    environment = DuelsEnvironment("vote", "preflib", ("e",), "vote")
+    environment = DuelsEnvironment(
+        name="vote", kind="preflib", data=("preflib_00052_00000058_soc",)
+    )
     matrix, names = build_environment(environment, [path])
     assert names == ("x", "y", "z")
     np.testing.assert_allclose(matrix, [[0.5, 0.75, 0.75], [0.25, 0.5, 0.75], [0.25, 0.25, 0.5]])
@@ -78,7 +86,7 @@ def test_preflib_matrix_is_the_share_of_voters(tmp_path):
 def test_matrix_files_in_skew_form_become_probabilities(tmp_path):
     path = tmp_path / "m.npy"
     np.save(path, 2 * CYCLE - 1)
-    environment = DuelsEnvironment("m", "matrix", ("m",), "m")
+    environment = DuelsEnvironment(name="m", kind="matrix", data=("pref_arxiv",))
     matrix, names = build_environment(environment, [path])
     np.testing.assert_allclose(matrix, CYCLE)
     assert names == ("ranker 0", "ranker 1", "ranker 2", "ranker 3")
@@ -88,28 +96,34 @@ def test_a_subset_larger_than_the_matrix_is_refused(tmp_path):
     path = tmp_path / "m.npy"
     np.save(path, CYCLE)
     with pytest.raises(ValueError, match="arms = 5 exceeds the 4 arms of m.npy"):
-        build_environment(DuelsEnvironment("m", "matrix", ("m",), "m", arms=5), [path])
+        build_environment(
+            DuelsEnvironment(name="m", kind="matrix", data=("pref_arxiv",), arms=5), [path]
+        )
 
 
 def test_subsets_are_drawn_per_seed_and_repeatable():
-    environment = DuelsEnvironment("m", "matrix", ("m",), "m", arms=5)
+    environment = DuelsEnvironment(name="m", kind="matrix", data=("pref_arxiv",), arms=5)
     draws = [subset_arms(environment, 40, seed=3, seed_index=index) for index in range(6)]
     for arms in draws:
         assert arms.size == 5 and len(set(arms)) == 5 and (np.diff(arms) > 0).all()
     assert len({tuple(arms) for arms in draws}) > 1
     np.testing.assert_array_equal(draws[2], subset_arms(environment, 40, seed=3, seed_index=2))
-    whole = DuelsEnvironment("m", "matrix", ("m",), "m")
+    whole = DuelsEnvironment(name="m", kind="matrix", data=("pref_arxiv",))
     np.testing.assert_array_equal(subset_arms(whole, 4, 3, 0), np.arange(4))
 
 
 def test_summary_names_the_winners():
     names = ("a", "b", "c", "d")
-    cycle = environment_summary(DuelsEnvironment("c", "matrix", ("m",), "C"), CYCLE, names)
+    cycle = environment_summary(
+        DuelsEnvironment(name="c", kind="matrix", data=("pref_arxiv",)), CYCLE, names
+    )
     assert cycle["condorcet_winner"] is None
     assert set(cycle["von_neumann_support"]) == {"a", "b", "c"}
     np.testing.assert_allclose(list(cycle["von_neumann_support"].values()), 1 / 3, atol=1e-9)
     linear = environment_summary(
-        DuelsEnvironment("l", "matrix", ("m",), "L", arms=3), LINEAR, tuple("vwxyz")
+        DuelsEnvironment(name="l", kind="matrix", data=("pref_arxiv",), arms=3),
+        LINEAR,
+        tuple("vwxyz"),
     )
     assert linear["condorcet_winner"] == "v" and linear["copeland_winners"] == ["v"]
     assert linear["arms_per_seed"] == 3 and linear["subset"]
@@ -161,7 +175,10 @@ def test_a_contextual_environment_is_its_context_averaged_matrix_drawn_from_the_
 def test_the_adversary_has_no_winners_and_its_summary_says_what_it_is():
     environment = ADVERSARY
     instance = environment_instance(environment, seed=4)
-    assert environment_instance(DuelsEnvironment("m", "matrix", ("m",), "m"), 4) is None
+    assert (
+        environment_instance(DuelsEnvironment(name="m", kind="matrix", data=("pref_arxiv",)), 4)
+        is None
+    )
     matrix, names = build_environment(environment, [], instance)
     # its P_t before any play: action 1 beats the others by the margin
     np.testing.assert_allclose(matrix[1], [0.8, 0.5, 0.8])

@@ -7,7 +7,7 @@ from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
 from per_query_file import write_per_query_file
 
 from cdbandits.experiments.online.experiments import build_instance, run_online_shard
-from cdbandits.experiments.online.settings import OnlineSection, OnlineSweep
+from cdbandits.experiments.online.settings import OnlineSection
 from cdbandits.experiments.online.tables import combine_online_shards
 from cdbandits.letor import PerQueryMatrices
 
@@ -23,7 +23,7 @@ def test_long_and_synthetic_settings_share_their_instance():
 
 def test_results_do_not_depend_on_the_sharding():
     runs, curves = tiny_sweep()
-    one_shard = in_one_shard(OnlineSweep.from_config(TINY))
+    one_shard = in_one_shard(OnlineSection.from_config(TINY))
     single_runs, single_curves = combine_online_shards(
         *[[table] for table in run_online_shard(one_shard, SEED, 0)]
     )
@@ -55,7 +55,7 @@ def test_mslr_setting_runs_from_a_per_query_file(tmp_path):
         adversarial__horizons=[],
         mslr__matrices=str(path),
     )
-    sweep = in_one_shard(OnlineSweep.from_config(config))
+    sweep = in_one_shard(OnlineSection.from_config(config))
     runs, _ = run_online_shard(sweep, SEED, 0)
     assert set(runs["setting"]) == {"mslr"}
     assert (runs["n_policies"] == 136 * 1 * 16).all() and (runs["n_contexts"] == 30).all()
@@ -68,4 +68,4 @@ def test_mslr_setting_runs_from_a_per_query_file(tmp_path):
 
 def test_a_shard_outside_the_sweep_is_refused():
     with pytest.raises(ValueError, match="shard 2 does not exist among 2 shards"):
-        run_online_shard(OnlineSweep.from_config(TINY), SEED, 2)
+        run_online_shard(OnlineSection.from_config(TINY), SEED, 2)

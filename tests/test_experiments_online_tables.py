@@ -8,7 +8,7 @@ import pytest
 from online_tiny import SEED, TINY, tiny_sweep
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
-from cdbandits.experiments.online.settings import ExactWinnerSettings
+from cdbandits.experiments.online.settings import OnlineSection
 from cdbandits.experiments.online.tables import (
     ONLINE_TABLES,
     coverage_markdown,
@@ -99,7 +99,7 @@ def test_summary_and_markdown(tables):
 
 
 def test_exact_winners_table():
-    table = exact_winners_table(ExactWinnerSettings.from_config(TINY), SEED).set_index("setting")
+    table = exact_winners_table(OnlineSection.from_config(TINY), SEED).set_index("setting")
     assert list(table.index) == ["synthetic_K3_N20", "long_K3_N20", "supervised_iris"]
     assert (table["value"].abs() < 1e-9).all()
     assert table.loc["supervised_iris", "support_size"] == 1  # accuracy game: a pure winner

@@ -16,7 +16,7 @@ from cdbandits.oracle_methods.hull import PolicyMixture
 
 
 def test_environment_ground_truth():
-    environment = build_environment(EnvironmentSettings.from_config(TINY), 11)
+    environment = build_environment(EnvironmentSettings.from_config(TINY["environment"]), 11)
     assert environment.n_policies == 2 * 2 * 4
     np.testing.assert_allclose(environment.true_matrix, -environment.true_matrix.T)
     assert (
@@ -26,7 +26,7 @@ def test_environment_ground_truth():
 
 
 def test_the_population_depends_on_the_seed_only():
-    settings = EnvironmentSettings.from_config(TINY)
+    settings = EnvironmentSettings.from_config(TINY["environment"])
     first, again = build_environment(settings, 3), build_environment(settings, 3)
     other = build_environment(settings, 4)
     np.testing.assert_array_equal(first.population.features, again.population.features)
@@ -34,7 +34,7 @@ def test_the_population_depends_on_the_seed_only():
 
 
 def test_the_explored_game_estimates_the_true_one():
-    environment = build_environment(EnvironmentSettings.from_config(TINY), 11)
+    environment = build_environment(EnvironmentSettings.from_config(TINY["environment"]), 11)
     rng = np.random.default_rng(0)
     sample, game, oracle = environment.explore_game(uniform_exploration(2), 20000, rng)
     assert oracle.n_rounds == game.n_rounds == sample.n_rounds == 20000
@@ -44,7 +44,7 @@ def test_the_explored_game_estimates_the_true_one():
 
 
 def test_exploitability_agrees_with_the_true_matrix():
-    environment = build_environment(EnvironmentSettings.from_config(TINY), 11)
+    environment = build_environment(EnvironmentSettings.from_config(TINY["environment"]), 11)
     solution = maxmin_strategy(environment.true_matrix)
     assert environment.exploitability(environment.lp_mixture(solution)) == pytest.approx(
         0.0, abs=1e-6
