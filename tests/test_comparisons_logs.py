@@ -144,7 +144,7 @@ def test_unreadable_files_give_errors_not_tracebacks(tmp_path):
     with pytest.raises(ComparisonLogError, match="ragged.csv:3: 5 fields, expected 3"):
         read_log(tmp_path / "ragged.csv")
     write(tmp_path / "quote.csv", 'first,second,outcome\na,"b,1\n')
-    with pytest.raises(ComparisonLogError, match="quote.csv: cannot read as CSV"):
+    with pytest.raises(ComparisonLogError, match="quote.csv:2: cannot read as CSV: unexpected end of data"):
         read_log(tmp_path / "quote.csv")
     (tmp_path / "binary.parquet").write_bytes(b"not parquet")
     with pytest.raises(ComparisonLogError, match="binary.parquet: cannot read as Parquet"):

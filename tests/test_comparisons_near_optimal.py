@@ -1,6 +1,7 @@
+import highspy
 import numpy as np
 import pytest
-from scipy.optimize import OptimizeResult
+from scipy.optimize import linprog
 
 from cdbandits.comparisons import near_optimal
 from cdbandits.comparisons.counts import PairCounts
@@ -55,8 +56,8 @@ def test_the_bounds_are_the_projections_of_the_set(scale):
 
 def test_pure_lotteries_in_the_set_settle_ends_without_an_lp(monkeypatch):
     calls = []
-    real = near_optimal.linprog
-    monkeypatch.setattr(near_optimal, "linprog", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    real = near_optimal._solve_lp
+    monkeypatch.setattr(near_optimal, "_solve_lp", lambda *a: calls.append(1) or real(*a))
     # Items 0 and 1 can each win outright (their rows of P + margins are >= 0), item 2 cannot.
     margins = np.array([[0.0, 0.7, 0.7], [0.7, 0.0, 0.7], [0.0, 0.0, 0.0]])
     skew = np.array([[0.0, 0.5, 0.2], [-0.5, 0.0, 0.3], [-0.2, -0.3, 0.0]])
@@ -70,24 +71,39 @@ def test_pure_lotteries_in_the_set_settle_ends_without_an_lp(monkeypatch):
     assert inside[:, 2].max() == pytest.approx(high[2], abs=0.02)
 
 
+def test_the_lps_agree_with_scipy_linprog():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        upper = np.triu(rng.uniform(-1, 1, (6, 6)), 1)
+        A = upper - upper.T + 0.05 * rng.uniform(0, 1, (6, 6))
+        objective = -np.eye(6)[rng.integers(6)] * rng.choice([-1.0, 1.0])
+        status, x, duals = near_optimal._solve_lp(objective, A)
+        reference = linprog(
+            objective, A_ub=-A.T, b_ub=np.zeros(6), A_eq=np.ones((1, 6)), b_eq=[1.0]
+        )
+        assert status == highspy.HighsModelStatus.kOptimal and reference.status == 0
+        assert objective @ x == pytest.approx(reference.fun, abs=1e-9)
+        np.testing.assert_allclose(duals[:6], -reference.ineqlin.marginals, atol=1e-9)
+
+
 def test_an_uncertified_answer_raises(monkeypatch):
-    real = near_optimal.linprog
+    real = near_optimal._solve_lp
 
-    def off_by_a_little(*args, **kwargs):
-        result = real(*args, **kwargs)
-        return OptimizeResult({**result, "x": result.x + np.array([0.01, -0.01, 0.0, 0.0])})
+    def off_by_a_little(*args):
+        status, x, duals = real(*args)
+        return status, x + np.array([0.01, -0.01, 0.0, 0.0]), duals
 
-    monkeypatch.setattr(near_optimal, "linprog", off_by_a_little)
+    monkeypatch.setattr(near_optimal, "_solve_lp", off_by_a_little)
     with pytest.raises(CertificationError, match="not certified"):
         near_optimal_weight_bounds(P, np.zeros((4, 4)))
 
 
 def test_a_solver_failure_raises(monkeypatch):
-    def failed(*args, **kwargs):
-        return OptimizeResult(status=4, message="numerical difficulties")
+    def failed(*args):
+        return highspy.HighsModelStatus.kSolveError, np.zeros(4), np.zeros(5)
 
-    monkeypatch.setattr(near_optimal, "linprog", failed)
-    with pytest.raises(SolverError, match="numerical difficulties"):
+    monkeypatch.setattr(near_optimal, "_solve_lp", failed)
+    with pytest.raises(SolverError, match="model status"):
         near_optimal_weight_bounds(P, np.zeros((4, 4)))
 
 

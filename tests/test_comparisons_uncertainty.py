@@ -43,7 +43,9 @@ def stacked(chunks, k):
     return np.concatenate([skew_stack(chunk, k) for chunk in chunks])
 
 
-def test_resampling_units_add_up_to_the_counts():
+@pytest.mark.parametrize("dense_entries", [uncertainty.DENSE_UNIT_ENTRIES, 0])
+def test_resampling_units_add_up_to_the_counts(monkeypatch, dense_entries):
+    monkeypatch.setattr(uncertainty, "DENSE_UNIT_ENTRIES", dense_entries)  # dense or sparse
     log = make_log(
         ["a", "b", "c"],
         [
@@ -56,7 +58,8 @@ def test_resampling_units_add_up_to_the_counts():
         weights=[2, 1, 3, 1, 4],
     )
     contributions, multiplicity = uncertainty._resampling_units(log)
-    totals = multiplicity @ contributions.toarray()
+    assert hasattr(contributions, "toarray") == (dense_entries == 0)
+    totals = multiplicity @ (contributions.toarray() if dense_entries == 0 else contributions)
     counts = count_pairs(log)
     rows, cols = pair_index(3)
     np.testing.assert_allclose(

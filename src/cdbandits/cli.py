@@ -3,8 +3,11 @@
 Prints every winner notion of a preference matrix stored in a file (see
 :mod:`cdbandits.matrix_io` for the formats), or the certified von Neumann winner of a log of
 pairwise comparisons with its uncertainty (see :mod:`cdbandits.comparisons.cli`). Arms are
-0-based. Exit status 0 on success, 2 for invalid arguments or input (the message names the
-file and the line or entry), 3 when the LP fails or its answer cannot be certified.
+0-based. Exit status 0 on success; 2 for invalid arguments or input (the message names the
+file and the line or entry), an option of the other input kind, a matrix beyond
+``--max-items`` arms, an unknown ``--solver`` or a report that cannot be written; 3 when the
+LP fails or its answer cannot be certified; 1 when the reader of standard output closed it
+early; 130 when interrupted. Options cannot be abbreviated.
 
 The module imports only the standard library at the top; everything else is imported by
 the command that needs it, so ``cdbandits --help`` and argument errors stay fast.
@@ -29,6 +32,10 @@ __all__ = ["main"]
 EXIT_INVALID_INPUT = 2
 #: Exit status of an LP that fails or cannot be certified.
 EXIT_SOLVER_FAILURE = 3
+#: Exit status of an interrupted run (128 + SIGINT, as the shell reports it).
+EXIT_INTERRUPTED = 130
+
+_PROG = "cdbandits winners"
 
 
 def _tolerance(text: str) -> float:
@@ -46,15 +53,19 @@ def _tolerance(text: str) -> float:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .comparisons.arguments import Store, add_max_items_argument, add_pairs_arguments
     from .preference import SYMMETRY_TOL
     from .vnw_numpy import NUMPY_MAX_K
 
     parser = argparse.ArgumentParser(
-        prog="cdbandits", description="Contextual dueling bandits: von Neumann winners and more."
+        prog="cdbandits",
+        description="Contextual dueling bandits: von Neumann winners and more.",
+        allow_abbrev=False,
     )
     commands = parser.add_subparsers(dest="command", required=True)
     winners = commands.add_parser(
         "winners",
+        allow_abbrev=False,
         help="winners of a preference matrix in a file",
         description=(
             "Condorcet, Copeland (three variants), Borda, random-walk and certified von "
@@ -71,12 +82,14 @@ def _parser() -> argparse.ArgumentParser:
         "--convention",
         choices=("auto", "probability", "skew"),
         default="auto",
+        action=Store,
         help="probability form Q (Q + Q^T = 1, diagonal 0.5) or skew form P = 2Q - 1 "
         "(P^T = -P); default: detect from the diagonal",
     )
-    winners.add_argument("--key", help="array name inside an .npz file")
+    winners.add_argument("--key", action=Store, help="array name inside an .npz file")
     winners.add_argument(
         "--solver",
+        action=Store,
         help="solve the von Neumann winner with the cvxpy reference and this LP solver "
         "(e.g. CLARABEL, HIGHS; default: see --engine)",
     )
@@ -84,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=("auto", "compiled", "numpy"),
         default="auto",
+        action=Store,
         help="solver of the von Neumann winner without --solver: the compiled kernel, plain "
         "NumPy (no numba to load: quicker for one small matrix), or auto (default): NumPy up "
         f"to {NUMPY_MAX_K} arms",
@@ -92,10 +106,10 @@ def _parser() -> argparse.ArgumentParser:
         "--tol",
         type=_tolerance,
         default=SYMMETRY_TOL,
+        action=Store,
         help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
     )
-    from .comparisons.arguments import add_pairs_arguments
-
+    add_max_items_argument(winners)
     add_pairs_arguments(winners)
     return parser
 
@@ -114,17 +128,19 @@ def _read_input(arguments: argparse.Namespace) -> tuple[NDArray[np.float64], str
     raises one of :func:`_input_errors` with a message naming the file and the line or
     entry, and returns a matrix that :func:`cdbandits.preference.as_skew` has validated.
     """
-    return _read_matrix_file(arguments.path, arguments.key, arguments.convention, arguments.tol)
+    return _read_matrix_file(
+        arguments.path, arguments.key, arguments.convention, arguments.tol, arguments.max_items
+    )
 
 
 def _read_matrix_file(
-    path: str, key: str | None, convention: str, tol: float
+    path: str, key: str | None, convention: str, tol: float, max_arms: int
 ) -> tuple[NDArray[np.float64], str]:
     """Input mode: a preference matrix stored in a file (:mod:`cdbandits.matrix_io`)."""
     from .matrix_io import MatrixFileError, load_matrix
     from .preference import PreferenceMatrixError, as_skew, detect_convention
 
-    matrix = load_matrix(path, key=key)
+    matrix = load_matrix(path, key=key, max_arms=max_arms)
     try:
         if convention == "auto":
             convention = detect_convention(matrix, tol)
@@ -176,38 +192,77 @@ def _format_text(result: dict[str, Any], path: str) -> str:
     return "\n".join(lines)
 
 
+def _announce_compilation(arguments: argparse.Namespace, k: int) -> None:
+    """Say so when the compiled kernel is about to be compiled (first use after installing)."""
+    from .console import say
+    from .vnw_numpy import NUMPY_MAX_K
+
+    compiled = arguments.engine == "compiled" or (arguments.engine == "auto" and k > NUMPY_MAX_K)
+    if arguments.solver is not None or not compiled:
+        return
+    from .comparisons.solving import numba_cache_ready
+    from .vnw_kernels import solve_one
+
+    if not numba_cache_ready(solve_one):
+        say(
+            _PROG,
+            "compiling the von Neumann solver for this machine; the first run after "
+            "installation takes about a minute for it, later runs load it from the cache",
+        )
+
+
 def _winners(arguments: argparse.Namespace) -> int:
+    from .console import finite_json, json_text, say, write_report
+
     if arguments.pairs is not None:
         if arguments.path is not None:
-            print("cdbandits winners: give a matrix file or --pairs LOG, not both", file=sys.stderr)
+            say(_PROG, "give a matrix file or --pairs LOG, not both")
             return EXIT_INVALID_INPUT
         from .comparisons.cli import run_pairs
 
         return run_pairs(arguments)
     if arguments.path is None:
-        print("cdbandits winners: give a matrix file or --pairs LOG", file=sys.stderr)
+        say(_PROG, "give a matrix file or --pairs LOG")
         return EXIT_INVALID_INPUT
+    from .comparisons.arguments import option_conflicts
+
+    conflict = option_conflicts(arguments)
+    if conflict is not None:
+        say(_PROG, conflict)
+        return EXIT_INVALID_INPUT
+    if sys.stdout is None:
+        say(_PROG, "standard output is closed; the report cannot be written")
+        return EXIT_INVALID_INPUT
+    if arguments.solver is not None:
+        from .reference import check_solver_name
+
+        try:
+            arguments.solver = check_solver_name(arguments.solver)
+        except ValueError as error:
+            say(_PROG, f"--solver: {error}")
+            return EXIT_INVALID_INPUT
     try:
         P, convention = _read_input(arguments)
     except _input_errors() as error:
-        print(f"cdbandits winners: {error}", file=sys.stderr)
+        say(_PROG, str(error))
         return EXIT_INVALID_INPUT
     from .winners import CertificationError, SolverError, all_winners
 
+    _announce_compilation(arguments, P.shape[0])
     try:
         with _stdout_to_stderr():
             result = all_winners(P, solver=arguments.solver, engine=arguments.engine)
     except (SolverError, CertificationError) as error:
-        print(f"cdbandits winners: {error}", file=sys.stderr)
+        say(_PROG, str(error))
         return EXIT_SOLVER_FAILURE
     result = {"convention": convention, **result}
     if arguments.json:
-        import json
-
-        print(json.dumps(result, indent=2))
-    else:
-        print(_format_text(result, arguments.path))
-    return 0
+        report, non_finite = finite_json(result)
+        if non_finite:
+            report["non_finite"] = non_finite
+            say(_PROG, f"warning: values that are not finite numbers written as null: {non_finite}")
+        return write_report(_PROG, json_text(report))
+    return write_report(_PROG, _format_text(result, arguments.path))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -216,9 +271,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     Invalid arguments make argparse exit with status 2 (:class:`SystemExit`).
     """
     arguments = _parser().parse_args(argv)
-    if arguments.command == "winners":
+    if arguments.command != "winners":
+        raise AssertionError(f"unhandled command {arguments.command!r}")
+    try:
         return _winners(arguments)
-    raise AssertionError(f"unhandled command {arguments.command!r}")
+    except KeyboardInterrupt:
+        from .console import say
+
+        say(_PROG, "interrupted")
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

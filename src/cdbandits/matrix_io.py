@@ -25,22 +25,28 @@ Text rules:
   exactly K rows follow (the Double Thompson Sampling files). Any other line that is not a
   row of numbers is an error naming it, so a mistyped first row is never skipped.
 
-Every error is a :class:`MatrixFileError` whose message names the file and the line (text)
-or entry (arrays) and says what was expected. The reader only parses; validation of the
-preference-matrix conventions is :func:`cdbandits.preference.as_skew`.
+A matrix of more than ``max_arms`` arms (default :data:`~cdbandits.limits.MAX_ITEMS`) is
+refused before it is read: the shape in an ``.npy`` header (inside an ``.npz`` archive too,
+before the member is inflated) is checked first, and a text file too large for such a
+matrix is not read. Every error is a :class:`MatrixFileError` whose message names the file
+and the line (text) or entry (arrays) and says what was expected. The reader only parses;
+validation of the preference-matrix conventions is :func:`cdbandits.preference.as_skew`.
 """
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import re
 import zipfile
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 from numpy.typing import NDArray
+
+from .input_files import decode_text, path_problem, split_lines
+from .limits import MAX_ITEMS, format_bytes, matrix_bytes
 
 __all__ = ["MatrixFileError", "load_matrix"]
 
@@ -51,13 +57,17 @@ _NOT_PLAIN = re.compile(r"[^0-9eE+\-., \t]")
 _SIZE = re.compile(r"\d+", re.ASCII)
 _NPY_MAGIC = b"\x93NUMPY"
 _ZIP_MAGIC = b"PK\x03\x04"
+#: Bytes a text entry takes at most on average (a float64 written with all its digits).
+_TEXT_ENTRY_BYTES = 32
 
 
 class MatrixFileError(ValueError):
     """A matrix file cannot be read; the message names the file and the line or entry."""
 
 
-def load_matrix(path: str | os.PathLike[str], key: str | None = None) -> NDArray[np.float64]:
+def load_matrix(
+    path: str | os.PathLike[str], key: str | None = None, *, max_arms: int = MAX_ITEMS
+) -> NDArray[np.float64]:
     """Read a square matrix of finite numbers from a file (format from the suffix).
 
     See the module docstring for the formats and the text rules.
@@ -68,49 +78,58 @@ def load_matrix(path: str | os.PathLike[str], key: str | None = None) -> NDArray
         The file.
     key : str, optional
         Array name inside an ``.npz`` file.
+    max_arms : int, optional
+        Refuse larger matrices (checked before the data are read).
 
     Returns
     -------
-    ndarray of float64, shape (K, K), K >= 1
+    ndarray of float64, shape (K, K), 1 <= K <= max_arms
 
     Raises
     ------
     MatrixFileError
         If the file is missing, not a regular file or unreadable, cannot be parsed, holds
-        no unambiguous array, or holds something other than a square matrix of finite
-        real numbers; the message names the file and the line or entry.
+        no unambiguous array, holds something other than a square matrix of finite real
+        numbers, or a larger one than ``max_arms``; the message names the file and the line
+        or entry.
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if key is not None and suffix != ".npz":
         raise MatrixFileError(f"{path}: a key only applies to .npz files")
-    data = _read_bytes(path)
-    if suffix == ".npy":
-        return _square(_read_npy(data, str(path)), str(path))
-    if suffix == ".npz":
-        return _read_npz(data, path, key)
+    problem = path_problem(path)
+    if problem is not None:
+        raise MatrixFileError(f"{path}: {problem}")
+    try:
+        with open(path, "rb") as stream:
+            if suffix == ".npy":
+                size = os.fstat(stream.fileno()).st_size
+                return _square(_read_npy(stream, size, str(path), max_arms), str(path))
+            if suffix == ".npz":
+                return _read_npz(stream, path, key, max_arms)
+            size = os.fstat(stream.fileno()).st_size
+            if size > _TEXT_ENTRY_BYTES * max_arms * (max_arms + 1) + 65536:
+                raise MatrixFileError(
+                    f"{path}: {format_bytes(size)} of text is more than a matrix of at most "
+                    f"{max_arms} arms takes (the limit; --max-items raises it)"
+                )
+            data = stream.read()
+    except OSError as error:
+        raise MatrixFileError(f"{path}: cannot read the file: {error.strerror}") from None
     return _read_text(data, str(path))
 
 
-def _read_bytes(path: Path) -> bytes:
-    if path.is_dir():
-        raise MatrixFileError(f"{path}: is a directory; expected a matrix file")
-    if not path.exists():
-        raise MatrixFileError(f"{path}: no such file")
-    if not path.is_file():
-        raise MatrixFileError(f"{path}: is not a regular file; expected a matrix file")
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise MatrixFileError(f"{path}: cannot read the file: {error.strerror}") from None
+def _too_large(where: str, shape: tuple[int, ...], max_arms: int) -> MatrixFileError:
+    k = shape[0]
+    return MatrixFileError(
+        f"{where}: a {k} x {k} matrix has more than {max_arms} arms, the limit; its winners "
+        f"would need about {format_bytes(matrix_bytes(k))} of memory (--max-items {k} "
+        "raises the limit)"
+    )
 
 
 def _square(matrix: NDArray[np.float64], where: str) -> NDArray[np.float64]:
-    """Check an array read from a binary file: square, K >= 1, finite."""
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise MatrixFileError(
-            f"{where}: expected a square K x K matrix with K >= 1, got shape {matrix.shape}"
-        )
+    """Check an array read from a binary file: finite entries (the shape is checked before)."""
     bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         i, j = bad[0]
@@ -120,22 +139,32 @@ def _square(matrix: NDArray[np.float64], where: str) -> NDArray[np.float64]:
     return matrix
 
 
-def _read_npy(data: bytes, where: str) -> NDArray[np.float64]:
-    """Parse the bytes of a ``.npy`` file; only real numeric dtypes are read."""
-    if not data:
+def _check_shape(shape: tuple[int, ...], where: str, max_arms: int) -> None:
+    if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
+        raise MatrixFileError(
+            f"{where}: expected a square K x K matrix with K >= 1, got shape {shape}"
+        )
+    if shape[0] > max_arms:
+        raise _too_large(where, shape, max_arms)
+
+
+def _read_npy(stream: BinaryIO, size: int, where: str, max_arms: int) -> NDArray[np.float64]:
+    """Parse a ``.npy`` stream of ``size`` bytes; real numeric dtypes, ``max_arms`` at most."""
+    start = stream.read(8)
+    if not start:
         raise MatrixFileError(f"{where}: is empty; expected a .npy file (as numpy.save writes)")
-    if data.startswith(_ZIP_MAGIC):
+    if start.startswith(_ZIP_MAGIC):
         raise MatrixFileError(f"{where}: is a zip archive (an .npz file?), not a .npy file")
-    if not data.startswith(_NPY_MAGIC):
+    if not start.startswith(_NPY_MAGIC[: len(start)]) or len(start) < len(_NPY_MAGIC):
+        if start.startswith(_NPY_MAGIC[: len(start)]):
+            raise MatrixFileError(f"{where}: corrupt .npy file: it ends inside the signature")
         raise MatrixFileError(
             f"{where}: is not a .npy file: it does not start with the .npy signature "
             "'\\x93NUMPY' that numpy.save writes"
         )
-    if len(data) < 8:
+    if len(start) < 8:
         raise MatrixFileError(f"{where}: corrupt .npy file: it ends inside the signature")
-    stream = io.BytesIO(data)
-    version = (data[6], data[7])
-    stream.seek(8)
+    version = (start[6], start[7])
     if version not in ((1, 0), (2, 0)):
         raise MatrixFileError(
             f"{where}: .npy format version {version[0]}.{version[1]} is not supported "
@@ -159,14 +188,18 @@ def _read_npy(data: bytes, where: str) -> NDArray[np.float64]:
         )
     if any(not isinstance(size, int) or size < 0 for size in shape):
         raise MatrixFileError(f"{where}: corrupt .npy header: shape {shape}")
+    _check_shape(shape, where, max_arms)
     expected = math.prod(shape) * dtype.itemsize
-    found = len(data) - stream.tell()
+    found = size - stream.tell()
     if found != expected:
         raise MatrixFileError(
             f"{where}: the header announces a {dtype} array of shape {shape} ({expected} "
             f"bytes of data), but {found} bytes follow it; the file is truncated or corrupt"
         )
-    flat = np.frombuffer(data, dtype=dtype, offset=stream.tell(), count=math.prod(shape))
+    data = stream.read(expected)
+    if len(data) != expected:
+        raise MatrixFileError(f"{where}: the data end after {len(data)} of {expected} bytes")
+    flat = np.frombuffer(data, dtype=dtype, count=math.prod(shape))
     return flat.reshape(shape, order="F" if fortran_order else "C").astype(np.float64)
 
 
@@ -177,17 +210,17 @@ def _dtype_description(dtype: np.dtype) -> str:
     return f"{names.get(dtype.kind, 'non-numeric data')} (dtype {dtype})"
 
 
-def _read_npz(data: bytes, path: Path, key: str | None) -> NDArray[np.float64]:
-    """Parse the bytes of an ``.npz`` file (a zip archive of ``.npy`` members)."""
+def _read_npz(stream: BinaryIO, path: Path, key: str | None, max_arms: int) -> NDArray[np.float64]:
+    """Parse an ``.npz`` file (a zip archive of ``.npy`` members); check a shape first."""
     expected = "expected a .npz file (a zip archive of .npy files, as numpy.savez writes)"
-    if not data:
+    if not stream.read(1):
         raise MatrixFileError(f"{path}: is empty; {expected}")
-    if not zipfile.is_zipfile(io.BytesIO(data)):
+    if not zipfile.is_zipfile(stream):
         raise MatrixFileError(f"{path}: is not a zip archive; {expected}")
     # zipfile raises many exception types on a corrupt archive (BadZipFile, zlib.error,
     # EOFError, NotImplementedError, ...); each means the archive cannot be read.
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
+        archive = zipfile.ZipFile(stream)
         members = {
             info.filename[: -len(".npy")]: info
             for info in archive.infolist()
@@ -209,17 +242,22 @@ def _read_npz(data: bytes, path: Path, key: str | None) -> NDArray[np.float64]:
         raise MatrixFileError(f"{path}: no array named {key!r}; it holds {names}")
     where = f"{path}, array {key!r}"
     try:
-        content = archive.read(members[key])
+        with archive.open(members[key]) as member:
+            matrix = _read_npy(member, members[key].file_size, where, max_arms)
+    except MatrixFileError:
+        raise
     except Exception as error:  # noqa: BLE001
         raise MatrixFileError(f"{where}: cannot be extracted: {error}") from None
-    return _square(_read_npy(content, where), where)
+    return _square(matrix, where)
 
 
 def _read_text(data: bytes, path: str) -> NDArray[np.float64]:
     """Parse a text matrix by the rules of the module docstring."""
     lines = [
         (number, line.strip())
-        for number, line in enumerate(_lines(_decode(data, path)), start=1)
+        for number, line in enumerate(
+            split_lines(decode_text(data, path, MatrixFileError)), start=1
+        )
         if line.strip() and not line.strip().startswith("#")
     ]
     if not lines:
@@ -263,34 +301,6 @@ def _read_text(data: bytes, path: str) -> NDArray[np.float64]:
             f"{path}: expected a square K x K matrix, got {len(rows)} rows of {width} entries{note}"
         )
     return np.array(rows, dtype=np.float64)
-
-
-def _lines(text: str) -> list[str]:
-    """The lines of ``text``, split at ``\\n``, ``\\r\\n`` and ``\\r`` only."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def _decode(data: bytes, path: str) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise MatrixFileError(
-            f"{path}: is UTF-16 text (it starts with a UTF-16 BOM); save it as UTF-8"
-        )
-    nul = data.find(b"\0")
-    if nul >= 0:
-        line = len(_lines(data[:nul].decode("latin-1")))
-        raise MatrixFileError(
-            f"{path}:{line}: holds a NUL byte; this is a binary file, expected text"
-        )
-    body = data.removeprefix(b"\xef\xbb\xbf")  # the UTF-8 byte-order mark
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        lines = _lines(body[: error.start].decode("utf-8"))
-        line, column = len(lines), len(lines[-1]) + 1
-        raise MatrixFileError(
-            f"{path}:{line}: byte 0x{body[error.start]:02X} at column {column} is not UTF-8; "
-            "save the file as UTF-8 (comments included)"
-        ) from None
 
 
 def _header_fields(line: str) -> list[str]:

@@ -70,14 +70,31 @@ def exploitability(P: ArrayLike, weights: ArrayLike) -> float:
     P : array_like, shape (K, K)
         Skew-form preference matrix.
     weights : array_like, shape (K,)
-        A distribution over arms.
+        A distribution over arms: finite, non-negative and summing to 1, each within
+        ``1e-6`` (the rounding of an LP solution).
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a square matrix of finite numbers, or ``weights`` is not a
+        distribution over its ``K`` arms.
     """
     P = np.asarray(P, dtype=np.float64)
-    return float((np.asarray(weights, dtype=np.float64) @ P).min())
+    w = np.asarray(weights, dtype=np.float64)
+    if P.ndim != 2 or P.shape[0] != P.shape[1] or not np.isfinite(P).all():
+        raise ValueError(f"P must be a square matrix of finite numbers, got shape {P.shape}")
+    if w.shape != (P.shape[0],):
+        raise ValueError(f"weights must have shape ({P.shape[0]},), got {w.shape}")
+    if not (np.isfinite(w).all() and (w >= -1e-6).all() and abs(w.sum() - 1.0) <= 1e-6):
+        raise ValueError(
+            "weights must be a distribution (non-negative, summing to 1), got "
+            f"{np.array2string(w, threshold=10, precision=4)}"
+        )
+    return float((w @ P).min())
 
 
 @dataclass(frozen=True)

@@ -293,8 +293,7 @@ def von_neumann_winner(
         method = None if path == FAILED else COMPILED_METHODS[path]
         name = "compiled"
     scale = np.abs(P).max()
-    relative = exploitability(P / scale, weights) if scale > 0 else 0.0
-    if method is None or not relative >= -tol:
+    if method is None or not (exploitability(P / scale, weights) if scale > 0 else 0.0) >= -tol:
         raise CertificationError(
             f"the von Neumann winner of the {k}x{k} matrix could not be certified to "
             f"-{tol:.0e} (relative to max |P|): no certified answer from the {name} solver"

@@ -12,24 +12,27 @@ on which other contexts are analysed. The warnings of each analysis are kept wit
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
-from ..batched import METHODS, von_neumann_winners
 from ..randomness import named_generator
 from ..stats import INTERVAL_METHODS, IntervalMethod
 from ..winners import condorcet_winner, copeland_winners
 from .counts import PairCounts, apply_policy, count_pairs
-from .rankings import rankings_table
+from .rankings import columns_table, ranking_columns
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
 from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
+from .solving import METHODS, von_neumann_winners
 from .uncertainty import SUPPORT_TOL, WinnerDistribution, resampled_distribution
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["AnalysisSettings", "LogAnalysis", "analyze_contexts", "analyze_log"]
 
@@ -80,6 +83,12 @@ class AnalysisSettings:
             raise ValueError(f"pair_interval must be one of {INTERVAL_METHODS}")
         if self.top is not None and self.top < 1:
             raise ValueError(f"top must be at least 1, got {self.top}")
+        if len(self.prior) != 2 or not all(math.isfinite(v) and v > 0 for v in self.prior):
+            raise ValueError(f"prior must be two finite positive numbers, got {self.prior}")
+        if not (math.isfinite(self.bt_pseudo_count) and self.bt_pseudo_count >= 0):
+            raise ValueError(
+                f"bt_pseudo_count must be a finite number >= 0, got {self.bt_pseudo_count}"
+            )
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,8 +112,8 @@ class LogAnalysis:
         Copeland winners ("wins" variant).
     distributions : dict of str to WinnerDistribution
         By resampling method.
-    rankings : pandas.DataFrame
-        :func:`.rankings.rankings_table`.
+    ranking_columns : dict of str to list
+        :func:`.rankings.ranking_columns` (:attr:`rankings` is its pandas table).
     warnings : tuple of str
         Every choice the policy or the rankings reported.
     settings : AnalysisSettings
@@ -119,13 +128,18 @@ class LogAnalysis:
     condorcet: int | None
     copeland: NDArray[np.int64]
     distributions: dict[str, WinnerDistribution]
-    rankings: pd.DataFrame
+    ranking_columns: dict[str, list[Any]]
     warnings: tuple[str, ...]
     settings: AnalysisSettings
 
     @property
     def items(self) -> tuple[str, ...]:
         return self.counts.items
+
+    @property
+    def rankings(self) -> pd.DataFrame:
+        """:func:`.rankings.rankings_table` of the log."""
+        return columns_table(self.ranking_columns)
 
     @property
     def support(self) -> NDArray[np.int64]:
@@ -135,6 +149,8 @@ class LogAnalysis:
 
     def pair_table(self) -> pd.DataFrame:
         """One row per compared pair ``i < j``: counts, ``Q[i, j]`` and its interval."""
+        import pandas as pd
+
         low, high = self.counts.intervals(self.settings.confidence, self.settings.pair_interval)
         q = self.counts.probability_matrix()
         rows, cols = np.nonzero(np.triu(self.counts.observed, 1))
@@ -171,9 +187,10 @@ class LogAnalysis:
             "condorcet_winner": None if self.condorcet is None else self.items[self.condorcet],
             "copeland_winners": [self.items[i] for i in self.copeland],
             "uncertainty": {name: dist.to_dict() for name, dist in self.distributions.items()},
-            "rankings": self.rankings.astype(object)
-            .where(self.rankings.notna(), None)
-            .to_dict(orient="records"),
+            "rankings": [
+                dict(zip(self.ranking_columns, row, strict=True))
+                for row in zip(*self.ranking_columns.values(), strict=True)
+            ],
         }
         if include_pairs:
             result["pairs"] = self.pair_table().to_dict(orient="records")
@@ -247,7 +264,7 @@ def analyze_log(
                 )
                 for method in settings.methods
             }
-            rankings = rankings_table(counts, bt_pseudo_count=settings.bt_pseudo_count)
+            rankings = ranking_columns(counts, bt_pseudo_count=settings.bt_pseudo_count)
     finally:
         messages = _reissue(caught, prefix)
     return LogAnalysis(
@@ -260,7 +277,7 @@ def analyze_log(
         condorcet=condorcet_winner(P),
         copeland=copeland_winners(P, "wins"),
         distributions=distributions,
-        rankings=rankings,
+        ranking_columns=rankings,
         warnings=tuple(messages),
         settings=settings,
     )

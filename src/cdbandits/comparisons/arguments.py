@@ -2,98 +2,299 @@
 
 :func:`add_pairs_arguments` only needs the names of the presets, formats and policies, so
 building the ``winners`` parser loads neither pandas nor numba; :mod:`.cli` runs the options.
+
+Every option is added with an action of this module that records it as given
+(:func:`given_options`), so that :func:`option_conflicts` can refuse an option of the other
+input kind, or one that contradicts another, naming both, even when its value would be
+unused. Numbers are parsed here (:func:`integer`, :func:`finite_number`); their ranges are
+checked by the settings they fill (:class:`~.analysis.AnalysisSettings`,
+:class:`~.settings.CountPolicy`) or, for the limits of the command line, by :mod:`.cli`.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Sequence
+from typing import Any
 
-from .preflib import UNRANKED_RULES
+from ..limits import MAX_ITEMS, MAX_RECORDS, MAX_RESAMPLES
+from .preflib import DECLARED_ALTERNATIVES, UNRANKED_RULES
 from .settings import RARE_ITEM_POLICIES, RESAMPLING_METHODS, TIE_POLICIES, UNOBSERVED_POLICIES
 from .specs import LOG_PRESETS, TABLE_FORMATS
 
-__all__ = ["add_pairs_arguments"]
+__all__ = [
+    "MATRIX_OPTIONS",
+    "PREFLIB_OPTIONS",
+    "TABLE_OPTIONS",
+    "Append",
+    "Flag",
+    "Store",
+    "add_max_items_argument",
+    "add_pairs_arguments",
+    "count",
+    "finite_number",
+    "given_options",
+    "integer",
+    "option_conflicts",
+    "seed",
+]
+
+#: Options of a matrix file (``cdbandits winners PATH``), by destination.
+MATRIX_OPTIONS = {
+    "convention": "--convention",
+    "key": "--key",
+    "solver": "--solver",
+    "engine": "--engine",
+    "tol": "--tol",
+}
+
+#: Options that describe a table log (CSV, TSV, Parquet, whitespace text), by destination.
+TABLE_OPTIONS = {
+    "preset": "--preset",
+    "names": "--names",
+    "first": "--first",
+    "second": "--second",
+    "outcome": "--outcome",
+    "winner": "--winner",
+    "first_always_wins": "--first-always-wins",
+    "outcome_values": "--outcome-values",
+    "context": "--context",
+    "weight": "--weight",
+    "group": "--group",
+    "drop_if": "--drop-if",
+    "keep_all_rows": "--keep-all-rows",
+}
+
+#: Options that apply to PrefLib files only, by destination.
+PREFLIB_OPTIONS = {"unranked": "--unranked", "declared_alternatives": "--declared-alternatives"}
+
+#: The analysis options of ``--pairs`` besides the table and PrefLib ones, by destination.
+_ANALYSIS_OPTIONS = {
+    "format": "--format",
+    "context_value": "--context-value",
+    "context_per_file": "--context-per-file",
+    "ties": "--ties",
+    "unobserved": "--unobserved",
+    "rare_items": "--rare-items",
+    "min_comparisons": "--min-comparisons",
+    "top": "--top",
+    "method": "--method",
+    "resamples": "--resamples",
+    "confidence": "--confidence",
+    "seed": "--seed",
+    "prior": "--prior",
+    "bt_pseudo_count": "--bt-pseudo-count",
+    "merge_similar_names": "--merge-similar-names",
+    "max_records": "--max-records",
+    "rankings": "--rankings",
+    "include_pairs": "--include-pairs",
+}
+
+_GIVEN = "given_options"
+
+
+def _mark(namespace: argparse.Namespace, dest: str) -> None:
+    given = set(getattr(namespace, _GIVEN, ()))
+    given.add(dest)
+    setattr(namespace, _GIVEN, frozenset(given))
+
+
+class Store(argparse.Action):
+    """``store``, recording the option as given."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        _mark(namespace, self.dest)
+
+
+class Flag(argparse.Action):
+    """``store_true``, recording the option as given."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, const=True, default=False, **kwargs)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, True)
+        _mark(namespace, self.dest)
+
+
+class Append(argparse.Action):
+    """``append``, recording the option as given."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), values])
+        _mark(namespace, self.dest)
+
+
+def given_options(arguments: argparse.Namespace) -> frozenset[str]:
+    """Destinations of the options given on the command line (not left at their default)."""
+    return frozenset(getattr(arguments, _GIVEN, ()))
+
+
+def integer(text: str) -> int:
+    """argparse type: a decimal integer (``1000``, not ``1e3``)."""
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def count(text: str) -> int:
+    """argparse type: a positive integer (a limit or a number of resamples)."""
+    value = integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    """argparse type: a seed, an integer >= 0 (:class:`numpy.random.SeedSequence` entropy)."""
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}")
+    return value
+
+
+def finite_number(text: str) -> float:
+    """argparse type: a finite decimal number (no ``nan``, no ``inf``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
 
 
 def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``--pairs`` options to ``parser`` (the ``winners`` sub-command).
 
-    :func:`run_pairs` also reads ``json`` (``--json``) from the parsed arguments, which the
-    ``winners`` command defines for both of its modes, and ``path`` if present.
+    :func:`run_pairs` also reads ``json`` (``--json``) and ``max_items`` (``--max-items``)
+    from the parsed arguments, which the ``winners`` command defines for both of its modes,
+    and ``path`` if present.
     """
     group = parser.add_argument_group(
         "comparison logs (--pairs)",
         "Winners of a log of pairwise comparisons, with their uncertainty under the "
         "bootstrap and a Beta posterior. Presets: "
         + "; ".join(f"{name}: {spec.description}" for name, spec in LOG_PRESETS.items())
-        + ". PrefLib files (.soc .soi .toc .toi) are recognised by their suffix.",
+        + ". PrefLib files (.soc .soi .toc .toi) are recognised by their suffix. Options "
+        "that do not apply to the input, or contradict another, are refused.",
     )
     add = group.add_argument
     add(
         "--pairs",
         nargs="+",
         metavar="LOG",
+        action=Store,
         help="comparison log files (CSV, TSV, Parquet, "
         "whitespace text or PrefLib); several files are read as one log",
     )
-    add("--preset", choices=sorted(LOG_PRESETS), help="columns and rules of a known log")
-    add("--format", choices=(*TABLE_FORMATS, "preflib"), help="file format (default: suffix)")
-    add("--names", help="comma-separated column names of a text file without header line")
-    add("--first", metavar="COL", help="column of the first item (default 'first')")
-    add("--second", metavar="COL", help="column of the second item (default 'second')")
+    add(
+        "--preset",
+        choices=sorted(LOG_PRESETS),
+        action=Store,
+        help="columns and rules of a known log",
+    )
+    add(
+        "--format",
+        choices=(*TABLE_FORMATS, "preflib"),
+        action=Store,
+        help="file format (default: suffix)",
+    )
+    add(
+        "--names",
+        action=Store,
+        help="comma-separated column names of a text file without header line",
+    )
+    add("--first", metavar="COL", action=Store, help="column of the first item (default 'first')")
+    add(
+        "--second",
+        metavar="COL",
+        action=Store,
+        help="column of the second item (default 'second')",
+    )
     outcome = group.add_mutually_exclusive_group()
-    outcome.add_argument("--outcome", metavar="COL", help="outcome column (default 'outcome')")
-    outcome.add_argument("--winner", metavar="COL", help="column naming the preferred item")
+    outcome.add_argument(
+        "--outcome", metavar="COL", action=Store, help="outcome column (default 'outcome')"
+    )
+    outcome.add_argument(
+        "--winner", metavar="COL", action=Store, help="column naming the preferred item"
+    )
     outcome.add_argument(
         "--first-always-wins",
-        action="store_true",
+        action=Flag,
         help="no outcome column: the first item won every row",
     )
     add(
         "--outcome-values",
         metavar="FIRST,SECOND,TIE",
+        action=Store,
         help="outcome values meaning first wins, second wins, tie; '|' separates "
         "alternatives (default '1|first,0|second,0.5|tie')",
     )
-    add("--context", metavar="COL", help="context column: each context is analysed on its own")
+    add(
+        "--context",
+        metavar="COL",
+        action=Store,
+        help="context column: each context is analysed on its own",
+    )
     add(
         "--context-value",
-        action="append",
+        action=Append,
         metavar="VALUE",
         help="analyse only this context (repeatable; default: every context)",
     )
-    add("--context-per-file", action="store_true", help="each file is its own context")
-    add("--weight", metavar="COL", help="column of frequency weights (default: 1 per row)")
+    add("--context-per-file", action=Flag, help="each file is its own context")
+    add(
+        "--weight",
+        metavar="COL",
+        action=Store,
+        help="column of frequency weights (default: 1 per row)",
+    )
     add(
         "--group",
         metavar="COL",
+        action=Store,
         help="column of resampling groups (e.g. voters) for the "
         "bootstrap (default: every comparison on its own)",
     )
     add(
         "--drop-if",
-        action="append",
+        action=Append,
         metavar="COL=REGEX",
         help="drop rows whose COL matches REGEX (repeatable; replaces the preset's rules)",
     )
-    add("--keep-all-rows", action="store_true", help="drop no rows (not even the preset's)")
+    add("--keep-all-rows", action=Flag, help="drop no rows (not even the preset's)")
     add(
         "--unranked",
         choices=UNRANKED_RULES,
         default="ignore",
+        action=Store,
         help="PrefLib: alternatives an order leaves out are ignored (default) or below all "
         "ranked ones",
+    )
+    add(
+        "--declared-alternatives",
+        choices=DECLARED_ALTERNATIVES,
+        default="ranked",
+        action=Store,
+        help="PrefLib: the items are the alternatives some voter ranked (default; the others "
+        "are reported and left out) or all declared ones",
     )
     add(
         "--ties",
         choices=TIE_POLICIES,
         default="half",
+        action=Store,
         help="a tie counts half a win each (default), is dropped, or is an error",
     )
     add(
         "--unobserved",
         choices=UNOBSERVED_POLICIES,
         default="half",
+        action=Store,
         help="pairs never compared: entry 1/2 (default), drop items until every pair was "
         "compared, or error",
     )
@@ -101,30 +302,146 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         "--rare-items",
         choices=RARE_ITEM_POLICIES,
         default="keep",
+        action=Store,
         help="items in fewer than --min-comparisons comparisons: keep (default), drop, error",
     )
-    add("--min-comparisons", type=float, default=2, help="see --rare-items (default 2)")
+    add(
+        "--min-comparisons",
+        type=finite_number,
+        default=2,
+        action=Store,
+        help="see --rare-items (default 2)",
+    )
     add(
         "--top",
-        type=int,
+        type=integer,
         metavar="N",
-        help="keep the N items with most comparisons (in each context)",
+        action=Store,
+        help="keep the N items with most comparisons (in each context; N >= 2)",
     )
     add(
         "--method",
         choices=("both", *RESAMPLING_METHODS, "none"),
         default="both",
+        action=Store,
         help="uncertainty by bootstrap, Beta posterior, both (default) or none",
     )
-    add("--resamples", type=int, default=1000, help="resampled matrices per method")
-    add("--confidence", type=float, default=0.95, help="level of the intervals")
-    add("--seed", type=int, default=0, help="seed of the resampling")
-    add("--prior", default="1,1", metavar="A,B", help="Beta(A, B) prior of the posterior")
+    add(
+        "--resamples",
+        type=integer,
+        default=1000,
+        action=Store,
+        help=f"resampled matrices per method (default 1000, at most {MAX_RESAMPLES})",
+    )
+    add(
+        "--confidence",
+        type=finite_number,
+        default=0.95,
+        action=Store,
+        help="level of the intervals, in (0, 1) (default 0.95)",
+    )
+    add("--seed", type=seed, default=0, action=Store, help="seed of the resampling (>= 0)")
+    add(
+        "--prior",
+        default="1,1",
+        metavar="A,B",
+        action=Store,
+        help="Beta(A, B) prior of the posterior (finite A, B > 0; default 1,1)",
+    )
     add(
         "--bt-pseudo-count",
-        type=float,
+        type=finite_number,
         default=0.0,
-        help="virtual comparisons per pair for the Bradley-Terry fit (default 0: plain MLE)",
+        action=Store,
+        help="virtual comparisons per pair for the Bradley-Terry fit (>= 0; default 0: plain MLE)",
     )
-    add("--rankings", action="store_true", help="also print the rankings table")
-    add("--include-pairs", action="store_true", help="JSON: add every pair's counts and interval")
+    add(
+        "--merge-similar-names",
+        action=Flag,
+        help="merge items whose names differ only by case, Unicode form, spacing or "
+        "invisible characters (default: warn and keep them apart)",
+    )
+    add(
+        "--max-records",
+        type=count,
+        default=MAX_RECORDS,
+        action=Store,
+        help=f"most comparison records held in memory (default {MAX_RECORDS:,})",
+    )
+    add("--rankings", action=Flag, help="also print the rankings table (text report)")
+    add("--include-pairs", action=Flag, help="JSON: add every pair's counts and interval")
+
+
+def add_max_items_argument(parser: argparse.ArgumentParser) -> None:
+    """``--max-items``, the limit shared by both input kinds."""
+    parser.add_argument(
+        "--max-items",
+        type=count,
+        default=MAX_ITEMS,
+        action=Store,
+        metavar="N",
+        help=f"most arms of a matrix, or items of a log analysed together (default {MAX_ITEMS})",
+    )
+
+
+def option_conflicts(arguments: argparse.Namespace, preflib: Sequence[bool] = ()) -> str | None:
+    """The first option that does not apply to the input or contradicts another, or ``None``.
+
+    Parameters
+    ----------
+    arguments : argparse.Namespace
+        Parsed by a parser with the options of this module (and ``--json``).
+    preflib : sequence of bool, optional
+        Per ``--pairs`` file, whether it is a PrefLib file (empty for a matrix file).
+
+    Returns
+    -------
+    str or None
+        A message naming both options, e.g. ``"--key applies to a matrix file, not to
+        --pairs"``.
+    """
+    given = given_options(arguments)
+    pairs = getattr(arguments, "pairs", None) is not None
+    if pairs:
+        for dest, option in MATRIX_OPTIONS.items():
+            if dest in given:
+                return f"{option} applies to a matrix file, not to --pairs logs"
+    else:
+        for dest, option in {**TABLE_OPTIONS, **PREFLIB_OPTIONS, **_ANALYSIS_OPTIONS}.items():
+            if dest in given:
+                return f"{option} applies to --pairs logs, not to a matrix file"
+        return None
+    if preflib and all(preflib):
+        for dest, option in TABLE_OPTIONS.items():
+            if dest in given:
+                return f"{option} applies to table logs (CSV, TSV, Parquet, text), not PrefLib"
+    if preflib and not any(preflib):
+        for dest, option in PREFLIB_OPTIONS.items():
+            if dest in given:
+                return f"{option} applies to PrefLib files, not to table logs"
+    pairs_of_options = [
+        ("context_per_file", "context", "contradicts", "choose one"),
+        ("keep_all_rows", "drop_if", "contradicts", "(it drops no rows)"),
+        ("first_always_wins", "outcome_values", "leaves no outcome column for", ""),
+    ]
+    names = {**TABLE_OPTIONS, **_ANALYSIS_OPTIONS}
+    for one, other, verb, note in pairs_of_options:
+        if one in given and other in given:
+            return f"{names[one]} {verb} {names[other]}" + (f" {note}" if note else "")
+    json = bool(getattr(arguments, "json", False))
+    if "include_pairs" in given and not json:
+        return "--include-pairs adds the pairs to the JSON output: give --json too"
+    if "rankings" in given and json:
+        return "--rankings prints the rankings in the text report; --json always holds them"
+    method = arguments.method
+    if "prior" in given and method not in ("posterior", "both"):
+        return f"--prior is the Beta posterior's prior; --method {method} does not use it"
+    if method == "none":
+        for dest in ("resamples", "seed"):
+            if dest in given:
+                return f"{names[dest]} applies to the resampling; --method none has none"
+        if "confidence" in given and not arguments.include_pairs:
+            return (
+                "--confidence sets the intervals; --method none (without --include-pairs) has none"
+            )
+    return None

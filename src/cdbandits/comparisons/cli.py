@@ -9,15 +9,21 @@
     cdbandits winners --pairs log.csv --first a --second b --winner preferred --context topic
     cdbandits winners --pairs 00006-00000001.toc
 
-Exit status 0 on success, 2 for unreadable or invalid input, 3 when a von Neumann winner
-cannot be computed or certified. Warnings (ties, dropped rows, pairs never compared, rare
-items) go to stderr and into the JSON output.
+Exit status 0 on success; 2 for unreadable or invalid input, an option that does not apply
+to the input or contradicts another, an input beyond a limit (:mod:`cdbandits.limits`; the
+message gives what was found, the memory it would need and the option that raises the
+limit), too little to report on (fewer than two items or no comparison, naming the choice
+that removed them) or a report that cannot be written; 3 when a von Neumann winner cannot
+be computed or certified. Warnings (ties, dropped rows, pairs never compared, rare items,
+item names that differ only by case or invisible characters) go to stderr and into the
+JSON output. A run estimated to take longer than :data:`~cdbandits.limits.LONG_RUN_SECONDS`
+says so first and shows its progress; so does the first use of the compiled solver after
+installation, which compiles it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import warnings
 from collections.abc import Sequence
@@ -26,15 +32,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
+from ..console import EXIT_INVALID, finite_json, json_text, say, write_report
 from ..files import to_jsonable
+from ..limits import (
+    LONG_RUN_SECONDS,
+    MAX_RESAMPLED_BYTES,
+    MAX_RESAMPLES,
+    analysis_bytes,
+    analysis_seconds,
+    format_bytes,
+    format_seconds,
+    resampled_bytes,
+)
 from ..winners import CertificationError, SolverError
-from .arguments import add_pairs_arguments
+from .arguments import add_max_items_argument, add_pairs_arguments, option_conflicts
 from .logs import LOG_PRESETS, LogSpec, read_logs, with_file_context
 from .preflib import PREFLIB_SUFFIXES, election_log, read_preflib
-from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, concatenate_logs
+from .records import (
+    ComparisonDataWarning,
+    ComparisonLog,
+    ComparisonLogError,
+    concatenate_logs,
+    merge_similar_items,
+    require_whole_weights,
+    similar_item_names,
+    warn,
+)
 from .settings import RESAMPLING_METHODS, CountPolicy
 
 if TYPE_CHECKING:
@@ -44,12 +69,22 @@ __all__ = ["add_pairs_arguments", "main", "read_pairs", "run_pairs"]
 
 _PROG = "cdbandits winners"
 
-# The analysis (batched solver, numba, scipy.stats) is imported inside the functions that run
-# it. The ``winners`` parser is built from :mod:`.arguments` alone: this module loads pandas.
+# The analysis (solvers, scipy) is imported inside the functions that run it; pandas is not
+# loaded at all (the tables are formatted here).
 
 #: Items listed besides the reported support: in the support of at least this fraction of
 #: the resamples of some method.
 SHOW_SUPPORT_PROBABILITY = 0.05
+
+#: The option of each setting of :class:`~.analysis.AnalysisSettings` and its policy.
+_SETTING_OPTIONS = {
+    "confidence": "--confidence",
+    "prior": "--prior",
+    "bt_pseudo_count": "--bt-pseudo-count",
+    "resamples": "--resamples",
+    "top": "--top",
+    "min_comparisons": "--min-comparisons",
+}
 
 
 def _comma_list(text: str | None, option: str) -> tuple[str, ...]:
@@ -103,19 +138,34 @@ def log_spec(arguments: argparse.Namespace) -> LogSpec:
         raise ComparisonLogError(str(error)) from None
 
 
+def preflib_files(arguments: argparse.Namespace) -> list[bool]:
+    """Per ``--pairs`` file, whether it is read as a PrefLib file (``--format`` or suffix)."""
+    return [
+        arguments.format == "preflib"
+        or (arguments.format is None and Path(name).suffix.lower() in PREFLIB_SUFFIXES)
+        for name in arguments.pairs
+    ]
+
+
 def read_pairs(arguments: argparse.Namespace) -> ComparisonLog:
     """Read the files of ``--pairs`` as one log (tables by the spec, PrefLib by suffix)."""
     spec = log_spec(arguments)
     paths = [Path(name) for name in arguments.pairs]
-    preflib = [
-        arguments.format == "preflib"
-        or (arguments.format is None and path.suffix.lower() in PREFLIB_SUFFIXES)
-        for path in paths
-    ]
+    preflib = preflib_files(arguments)
     tables = [path for path, is_preflib in zip(paths, preflib, strict=True) if not is_preflib]
-    logs = [read_logs(tables, spec, arguments.context_per_file)] if tables else []
+    logs = (
+        [read_logs(tables, spec, arguments.context_per_file, max_records=arguments.max_records)]
+        if tables
+        else []
+    )
     for path in (path for path, is_preflib in zip(paths, preflib, strict=True) if is_preflib):
-        log = election_log(read_preflib(path), arguments.unranked)
+        room = arguments.max_records - sum(log.n_records for log in logs)
+        log = election_log(
+            read_preflib(path),
+            arguments.unranked,
+            arguments.declared_alternatives,
+            max_records=room,
+        )
         if arguments.context_per_file:
             log = with_file_context(log, path.name)
         elif spec.context is not None:
@@ -126,20 +176,21 @@ def read_pairs(arguments: argparse.Namespace) -> ComparisonLog:
     return concatenate_logs(logs)
 
 
-def _is_positive(text: str) -> bool:
-    try:
-        return float(text) > 0
-    except ValueError:
-        return False
-
-
 def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
-    """The :class:`~.analysis.AnalysisSettings` the options describe."""
+    """The :class:`~.analysis.AnalysisSettings` the options describe (ranges checked there)."""
     methods = {"both": RESAMPLING_METHODS, "none": ()}.get(arguments.method, (arguments.method,))
     values = _comma_list(arguments.prior, "--prior")
-    if len(values) != 2 or not all(_is_positive(value) for value in values):
+    try:
+        prior = tuple(float(value) for value in values)
+    except ValueError:
+        prior = ()
+    if len(prior) != 2:
         raise ComparisonLogError(f"--prior needs two positive numbers A,B, got {arguments.prior!r}")
-    prior = (float(values[0]), float(values[1]))
+    if arguments.resamples > MAX_RESAMPLES:
+        raise ComparisonLogError(
+            f"--resamples {arguments.resamples} is more than {MAX_RESAMPLES:,}, the most "
+            "resamples per method; a few thousand already give intervals to about 1%"
+        )
     from .analysis import AnalysisSettings
 
     try:
@@ -158,7 +209,9 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
             top=arguments.top,
         )
     except ValueError as error:
-        raise ComparisonLogError(str(error)) from None
+        setting = str(error).split(" ", 1)[0]
+        option = f"{_SETTING_OPTIONS[setting]}: " if setting in _SETTING_OPTIONS else ""
+        raise ComparisonLogError(f"{option}{error}") from None
 
 
 def _percent(value: float) -> str:
@@ -174,6 +227,26 @@ def _names(analysis: LogAnalysis, indices: Sequence[int]) -> str:
     return ", ".join(analysis.items[i] for i in indices) or "none"
 
 
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NA"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def text_table(columns: dict[str, list[Any]], indent: str = "") -> str:
+    """Columns right-aligned under their names, one row per line (floats to 4 decimals)."""
+    cells = {name: [_cell(value) for value in values] for name, values in columns.items()}
+    widths = {name: max([len(name), *map(len, values)]) for name, values in cells.items()}
+    rows = [[name.rjust(widths[name]) for name in cells]]
+    rows += [
+        [cells[name][row].rjust(widths[name]) for name in cells]
+        for row in range(len(next(iter(cells.values()), [])))
+    ]
+    return "\n".join(indent + " ".join(row) for row in rows)
+
+
 def _support_table(analysis: LogAnalysis) -> str:
     """The reported support, then items often in the resamples' supports, with intervals."""
     dists = list(analysis.distributions.values())
@@ -182,19 +255,17 @@ def _support_table(analysis: LogAnalysis) -> str:
         likely = np.flatnonzero(dist.support_probability >= SHOW_SUPPORT_PROBABILITY)
         shown += [int(i) for i in likely if i not in shown]
     level = _percent(analysis.settings.confidence)
-    table = pd.DataFrame(
-        {
-            "item": [analysis.items[i] for i in shown],
-            "weight": [f"{analysis.weights[i]:.3f}" for i in shown],
-        }
-    )
+    table: dict[str, list[Any]] = {
+        "item": [analysis.items[i] for i in shown],
+        "weight": [f"{analysis.weights[i]:.3f}" for i in shown],
+    }
     for dist in dists:
         low, high = dist.weight_interval()
         table[f"{dist.method}: in support"] = [_percent(dist.support_probability[i]) for i in shown]
         table[f"{dist.method}: {level} interval"] = [
             f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown
         ]
-    return "\n".join("  " + line for line in table.to_string(index=False).splitlines())
+    return text_table(table, indent="  ")
 
 
 def _most_likely(items: Sequence[str], probability: NDArray[np.float64], count: int = 3) -> str:
@@ -239,7 +310,7 @@ def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
         lines.append(f"  {dist.method}: probability of being a Copeland winner: {named}")
     if show_rankings:
         lines.append("Rankings (iterated maximal lotteries; items of one lottery share a rank):")
-        lines.append(analysis.rankings.round(4).to_string(index=False))
+        lines.append(text_table(analysis.ranking_columns))
     return "\n".join(lines)
 
 
@@ -275,66 +346,208 @@ def _describe_input(log: ComparisonLog, settings: AnalysisSettings) -> str:
     return f"{files}: {log.n_records} records, {len(log.items)} items{top}"
 
 
+def _items_per_context(log: ComparisonLog) -> dict[str | None, int]:
+    """Items with a comparison in each context (``None``: the log without contexts)."""
+    if log.context is None:
+        return {None: len(log.items)}
+    names, code = np.unique(log.context.astype(str), return_inverse=True)
+    k = len(log.items)
+    code = code.astype(np.int64).ravel()
+    present = np.unique(np.concatenate([code * k + log.first, code * k + log.second]))
+    counts = np.bincount(present // k, minlength=names.size)
+    return {str(name): int(count) for name, count in zip(names, counts, strict=True)}
+
+
+def _check_sizes(
+    log: ComparisonLog, settings: AnalysisSettings, arguments: argparse.Namespace
+) -> list[int]:
+    """The items of every context to analyse, after ``--top``; refuse too few or too many."""
+    per_context = _items_per_context(log)
+    chosen = arguments.context_value or list(per_context)
+    sizes = []
+    methods, resamples = len(settings.methods), settings.resamples
+    for context in chosen:
+        if context not in per_context:
+            continue  # the analysis names the missing context
+        found = per_context[context]
+        k = min(found, settings.top) if settings.top is not None else found
+        where = f"context {context}: " if context is not None else f"{_sources(log)}: "
+        if k < 2:
+            kept = f"--top {settings.top} keeps" if k < found else "the log has"
+            raise ComparisonLogError(
+                f"{where}{kept} {k} item{'s' if k != 1 else ''}"
+                + (f" ({log.items[0]!r})" if k == 1 and log.context is None else "")
+                + "; a winner needs at least two items compared"
+            )
+        if k > arguments.max_items:
+            raise ComparisonLogError(
+                f"{where}{k:,} items are compared"
+                + (f" (of {found:,})" if k < found else "")
+                + f"; analysing them together holds {k:,} x {k:,} matrices, about "
+                f"{format_bytes(analysis_bytes(k, resamples, methods))} of memory, more than "
+                f"the limit of --max-items {arguments.max_items}: keep the items with most "
+                f"comparisons (--top N) or raise the limit (--max-items {k})"
+            )
+        if resampled_bytes(k, resamples, methods) > MAX_RESAMPLED_BYTES:
+            raise ComparisonLogError(
+                f"{where}{methods} x {resamples:,} resamples of {k:,} items keep about "
+                f"{format_bytes(resampled_bytes(k, resamples, methods))} of resampled "
+                f"winners, more than {format_bytes(MAX_RESAMPLED_BYTES)}: lower --resamples "
+                "or keep fewer items (--top N)"
+            )
+        sizes.append(k)
+    return sizes
+
+
+def _sources(log: ComparisonLog) -> str:
+    names = list(log.sources)
+    return names[0] if len(names) == 1 else f"{len(names)} files ({names[0]} ... {names[-1]})"
+
+
+def _announce(sizes: list[int], settings: AnalysisSettings) -> bool:
+    """Say what a long run will take, and a compilation ahead; return whether it is long."""
+    from .solving import compiled_solver_cached, uses_compiled_solver
+
+    methods, resamples = len(settings.methods), settings.resamples
+    seconds = sum(analysis_seconds(k, resamples, methods) for k in sizes)
+    if any(uses_compiled_solver(k, 2 if methods else 1) for k in sizes):
+        if not compiled_solver_cached():
+            say(
+                _PROG,
+                "compiling the von Neumann solver for this machine; the first run after "
+                "installation takes about a minute for it, later runs load it from the cache",
+            )
+    if seconds <= LONG_RUN_SECONDS:
+        return False
+    largest = max(sizes)
+    say(
+        _PROG,
+        f"{len(sizes)} analys{'es' if len(sizes) > 1 else 'is'} of up to {largest:,} items "
+        f"with {methods} x {resamples:,} resamples may take about {format_seconds(seconds)} "
+        "(a rough estimate); --top N, --resamples N or --method none make it shorter",
+    )
+    return True
+
+
+def _similar_names(log: ComparisonLog, merge: bool) -> ComparisonLog:
+    groups = similar_item_names(log.items)
+    if not groups:
+        return log
+    shown = "; ".join(" / ".join(ascii(name) for name in group) for group in groups[:5])
+    more = f" and {len(groups) - 5} more groups" if len(groups) > 5 else ""
+    if merge:
+        warn(
+            f"{len(groups)} groups of item names differ only by case, Unicode form, spacing or "
+            f"invisible characters: {shown}{more}; each merged into its first name "
+            "(--merge-similar-names)"
+        )
+        return merge_similar_items(log)
+    warn(
+        f"{len(groups)} groups of item names differ only by case, Unicode form, spacing or "
+        f"invisible characters and are kept as different items: {shown}{more}; "
+        "--merge-similar-names merges them"
+    )
+    return log
+
+
+def _analyse(arguments: argparse.Namespace) -> tuple[ComparisonLog, list, Any]:
+    """Read, check and analyse the log (raises the errors :func:`run_pairs` reports)."""
+    from .analysis import analyze_contexts
+
+    settings = analysis_settings(arguments)
+    log = _similar_names(read_pairs(arguments), arguments.merge_similar_names)
+    if log.n_records == 0:
+        raise ComparisonLogError(
+            f"{_sources(log)}: no comparisons to analyse (no data rows, or every row dropped)"
+        )
+    if "bootstrap" in settings.methods:
+        require_whole_weights(
+            log,
+            "the bootstrap resamples whole comparisons; for fractional weights use --method "
+            "posterior (or none)",
+        )
+    sizes = _check_sizes(log, settings, arguments)
+    long_run = _announce(sizes, settings) if sizes else False
+    analyses = analyze_contexts(
+        log,
+        settings,
+        arguments.seed,
+        arguments.context_value,
+        progress=long_run or (sys.stderr is not None and sys.stderr.isatty()),
+    )
+    return log, analyses, settings
+
+
 def run_pairs(arguments: argparse.Namespace) -> int:
     """Run ``winners --pairs`` on parsed arguments; return the exit status.
 
     Parameters
     ----------
     arguments : argparse.Namespace
-        From a parser set up by :func:`add_pairs_arguments`, with ``json``.
+        From a parser set up by :func:`add_pairs_arguments` and
+        :func:`~.arguments.add_max_items_argument`, with ``json``.
 
     Returns
     -------
     int
-        0 on success, 2 for unreadable or invalid input, 3 when a von Neumann winner
-        cannot be computed or certified.
+        0 on success, 2 for unreadable or invalid input (or an unwritable report), 3 when a
+        von Neumann winner cannot be computed or certified (1 if the reader of standard
+        output closed it).
     """
-    from .analysis import analyze_contexts
-
     if getattr(arguments, "path", None) is not None:
-        print(f"{_PROG}: give either a matrix file or --pairs, not both", file=sys.stderr)
-        return 2
+        say(_PROG, "give either a matrix file or --pairs, not both")
+        return EXIT_INVALID
+    if sys.stdout is None:
+        say(_PROG, "standard output is closed; the report cannot be written")
+        return EXIT_INVALID
+    conflict = option_conflicts(arguments, preflib_files(arguments))
+    if conflict is not None:
+        say(_PROG, conflict)
+        return EXIT_INVALID
     seen: list[str] = []
 
     def show(message: Warning | str, category: type[Warning], *rest: Any, **more: Any) -> None:
         if issubclass(category, ComparisonDataWarning):
             seen.append(str(message))
-        print(f"{_PROG}: warning: {message}", file=sys.stderr)
+        say(_PROG, f"warning: {message}")
 
     with warnings.catch_warnings():
         warnings.simplefilter("always", ComparisonDataWarning)
         warnings.showwarning = show
         try:
-            settings = analysis_settings(arguments)
-            log = read_pairs(arguments)
-            analyses = analyze_contexts(
-                log,
-                settings,
-                arguments.seed,
-                arguments.context_value,
-                progress=sys.stderr.isatty(),
-            )
+            log, analyses, settings = _analyse(arguments)
         except (ComparisonLogError, OSError) as error:
-            print(f"{_PROG}: {error}", file=sys.stderr)
-            return 2
+            say(_PROG, str(error))
+            return EXIT_INVALID
+        except MemoryError:
+            say(
+                _PROG,
+                "ran out of memory; analyse fewer items (--top N, --max-items) or fewer "
+                "resamples (--resamples N)",
+            )
+            return EXIT_INVALID
         except (SolverError, CertificationError) as error:
-            print(f"{_PROG}: {error}", file=sys.stderr)
+            say(_PROG, str(error))
             return 3
     if arguments.json:
-        report = _report(log, analyses, arguments, settings, seen)
-        print(json.dumps(report, indent=2, allow_nan=False))
-    else:
-        print(_describe_input(log, settings))
-        for analysis in analyses:
-            print(format_analysis(analysis, arguments.rankings))
-    return 0
+        report, non_finite = finite_json(_report(log, analyses, arguments, settings, seen))
+        if non_finite:
+            report["non_finite"] = non_finite
+            say(_PROG, f"warning: values that are not finite numbers written as null: {non_finite}")
+        return write_report(_PROG, json_text(report))
+    text = [_describe_input(log, settings)]
+    text += [format_analysis(analysis, arguments.rankings) for analysis in analyses]
+    return write_report(_PROG, "\n".join(text))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m cdbandits.comparisons.cli --pairs LOG ...`` (same as ``winners --pairs``)."""
-    parser = argparse.ArgumentParser(prog=_PROG, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=_PROG, description=__doc__.split("\n\n")[0], allow_abbrev=False
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     add_pairs_arguments(parser)
+    add_max_items_argument(parser)
     arguments = parser.parse_args(argv)
     if not arguments.pairs:
         parser.error("--pairs LOG is required")

@@ -248,7 +248,8 @@ def apply_policy(log: ComparisonLog, policy: CountPolicy | None = None) -> Compa
     Raises
     ------
     ComparisonLogError
-        If a policy is ``"error"`` and the log needs it, or no item is left.
+        If a policy is ``"error"`` and the log needs it, or a choice leaves fewer than two
+        items (or no comparison) of a log that had them; the message names the choice.
 
     Warns
     -----
@@ -256,9 +257,33 @@ def apply_policy(log: ComparisonLog, policy: CountPolicy | None = None) -> Compa
         For every choice that applied, saying what was done.
     """
     policy = policy or CountPolicy()
-    log = _apply_ties(log, policy.ties)
-    log = _apply_rare(log, policy)
-    log = _apply_unobserved(log, policy.unobserved)
+    for choice, apply in (
+        (f"ties={policy.ties!r}", lambda log: _apply_ties(log, policy.ties)),
+        (f"rare_items={policy.rare_items!r}", lambda log: _apply_rare(log, policy)),
+        (
+            f"unobserved={policy.unobserved!r}",
+            lambda log: _apply_unobserved(log, policy.unobserved),
+        ),
+    ):
+        applied = apply(log)
+        _check_left(log, applied, choice)
+        log = applied
     if not log.items:
         raise ComparisonLogError("no items are left after applying the choices")
     return log
+
+
+def _check_left(before: ComparisonLog, after: ComparisonLog, choice: str) -> None:
+    """Refuse a choice that leaves fewer than two items, or no comparison, where there were."""
+    left = len(after.items)
+    if len(before.items) >= 2 and left < 2:
+        what = "no items are left" if not left else f"only {after.items[0]!r} is left"
+        raise ComparisonLogError(
+            f"{choice}: {what} of {len(before.items)} items, and a winner needs at least two; "
+            "choose another option for it"
+        )
+    if before.n_comparisons > 0 and after.n_comparisons == 0:
+        raise ComparisonLogError(
+            f"{choice}: none of the {before.n_comparisons:g} comparisons is left, nothing to "
+            "count; choose another option for it"
+        )

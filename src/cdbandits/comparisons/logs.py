@@ -26,21 +26,27 @@ header line needs ``names``: the column names in order.
 
 :data:`LOG_PRESETS` holds the specs of the public logs this project uses (``"atp"``,
 ``"trec-dl"``). Any problem with a file raises :class:`~.records.ComparisonLogError`
-naming the file, the line (row for Parquet) and the column.
+naming the file, the line (row for Parquet) and the column. Text files are UTF-8, with or
+without a byte-order mark (:mod:`cdbandits.input_files`). The files are read row by row in
+linear time, without pandas; a log of more than ``max_records`` records (default
+:data:`~cdbandits.limits.MAX_RECORDS`) is refused as soon as the count is passed.
 """
 
 from __future__ import annotations
 
 import csv
+import math
 import os
+import re
+from array import array
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
+from ..input_files import path_problem, text_lines
+from ..limits import MAX_RECORDS, MAX_WEIGHT, format_bytes, records_bytes
 from .records import (
     FIRST_WINS,
     SECOND_WINS,
@@ -85,17 +91,6 @@ def table_format(path: str | os.PathLike[str], requested: TableFormat = "auto") 
     )
 
 
-class _Table:
-    """The needed columns of a file as strings, with the line (or row) of every row."""
-
-    def __init__(self, path: Path, frame: pd.DataFrame, positions: Any, kind: str) -> None:
-        self.path, self.frame = path, frame
-        self.origins = RecordOrigins.of_source(str(path), kind, positions)
-
-    def fail(self, row: int, column: str, problem: str) -> ComparisonLogError:
-        return ComparisonLogError(f"{self.origins[row]}: column {column!r}: {problem}")
-
-
 def _missing_columns(path: Path, present: Sequence[str], spec: LogSpec) -> None:
     missing = [column for column in spec.columns if column not in present]
     if not missing:
@@ -112,124 +107,250 @@ def _missing_columns(path: Path, present: Sequence[str], spec: LogSpec) -> None:
     )
 
 
-def _read_delimited(path: Path, spec: LogSpec, delimiter: str) -> _Table:
-    header = None if spec.names is not None else 0
-    try:
-        if spec.names is None:
-            present = list(pd.read_csv(path, sep=delimiter, nrows=0, dtype=str).columns)
-        else:
-            present = list(spec.names)
-        _missing_columns(path, present, spec)
-        frame = pd.read_csv(
-            path,
-            sep=delimiter,
-            header=header,
-            names=list(spec.names) if spec.names is not None else None,
-            usecols=list(spec.columns),
-            dtype=str,
-            keep_default_na=False,
-            na_filter=False,
-            skip_blank_lines=True,
-            encoding="utf-8",
+def _too_many_records(path: Path, limit: int) -> ComparisonLogError:
+    return ComparisonLogError(
+        f"{path}: the log holds more than {limit:,} comparisons (the files read so far), the "
+        f"limit of records held in memory (about {format_bytes(records_bytes(limit))}); "
+        "--max-records raises it"
+    )
+
+
+class _LogBuilder:
+    """The records of one file, built row by row (items numbered in order of appearance)."""
+
+    def __init__(
+        self, path: Path, spec: LogSpec, header: Sequence[str], max_records: int, earlier: int
+    ):
+        _missing_columns(path, header, spec)
+        self.path, self.spec, self.max_records = path, spec, max_records
+        self.room = max_records - earlier
+        column = {name: len(header) - 1 - index for index, name in enumerate(header[::-1])}
+        self.column = {name: column[name] for name in spec.columns}  # first of repeated names
+        self.rules = [(self.column[name], re.compile(pattern)) for name, pattern in spec.drop]
+        self.dropped = [0] * len(spec.drop)
+        self.rows = 0
+        self.items: dict[str, int] = {}
+        self.contexts: dict[str, int] = {}
+        self.groups: dict[str, int] = {}
+        self.first, self.second = array("q"), array("q")
+        self.context, self.group = array("q"), array("q")
+        self.outcome, self.weight, self.position = array("b"), array("d"), array("q")
+        self.codes = {outcome_token(v): FIRST_WINS for v in spec.first_values}
+        self.codes |= {outcome_token(v): SECOND_WINS for v in spec.second_values}
+        self.codes |= {outcome_token(v): TIE for v in spec.tie_values}
+        self.ties = {outcome_token(v) for v in spec.tie_values}
+        self.where = ""
+
+    def fail(self, column: str, problem: str) -> ComparisonLogError:
+        return ComparisonLogError(f"{self.where}: column {column!r}: {problem}")
+
+    def _text(self, values: Sequence[str], column: str, what: str) -> str:
+        text = values[self.column[column]].strip()
+        if not text:
+            raise self.fail(column, f"{what} is empty")
+        return text
+
+    def add(self, values: Sequence[str], position: int, where: str) -> None:
+        """Add the row ``values`` (all fields of the row, as strings) at ``position``."""
+        self.where = where
+        self.rows += 1
+        for index, (field, pattern) in enumerate(self.rules):
+            if pattern.search(values[field]):
+                self.dropped[index] += 1
+                return
+        if len(self.position) >= self.room:
+            raise _too_many_records(self.path, self.max_records)
+        spec = self.spec
+        first = self._text(values, spec.first, "item name")
+        second = self._text(values, spec.second, "item name")
+        self.first.append(self.items.setdefault(first, len(self.items)))
+        self.second.append(self.items.setdefault(second, len(self.items)))
+        self.outcome.append(self._outcome(values, first, second))
+        self.weight.append(
+            1.0 if spec.weight is None else self._weight(values[self.column[spec.weight]])
         )
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise ComparisonLogError(
-            f"{path}: cannot read as {_format_name(delimiter)}: {error}"
-        ) from None
-    lines = _delimited_lines(path, delimiter, header is not None, len(present), len(frame))
-    if lines is None:  # pandas and the csv module disagree (unusual quoting): data rows
-        return _Table(path, frame, np.arange(1, len(frame) + 1), "data row")
-    return _Table(path, frame, lines, "line")
+        if spec.context is not None:
+            context = self._text(values, spec.context, "context")
+            self.context.append(self.contexts.setdefault(context, len(self.contexts)))
+        if spec.group is not None:
+            group = values[self.column[spec.group]].strip()
+            self.group.append(self.groups.setdefault(group, len(self.groups)))
+        self.position.append(position)
+
+    def _outcome(self, values: Sequence[str], first: str, second: str) -> int:
+        spec = self.spec
+        if spec.outcome_from == "first_wins":
+            return FIRST_WINS
+        if spec.outcome_from == "winner":
+            winner = values[self.column[spec.winner]].strip()
+            if winner == first:
+                return FIRST_WINS
+            if winner == second:
+                return SECOND_WINS
+            if outcome_token(winner) in self.ties:
+                return TIE
+            raise self.fail(
+                spec.winner,
+                f"winner {winner!r} is neither the first item {first!r} nor the second "
+                f"{second!r}"
+                + (f" nor a tie value ({', '.join(spec.tie_values)})" if spec.tie_values else ""),
+            )
+        raw = values[self.column[spec.outcome]]
+        code = self.codes.get(outcome_token(raw))
+        if code is None:
+            raise self.fail(
+                spec.outcome,
+                f"outcome {raw!r} is not one of {', '.join(spec.first_values)} (first wins), "
+                f"{', '.join(spec.second_values)} (second wins), "
+                f"{', '.join(spec.tie_values)} (tie)",
+            )
+        return code
+
+    def _weight(self, text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            value = math.nan
+        column = self.spec.weight
+        if not (math.isfinite(value) and value > 0):
+            raise self.fail(
+                column,
+                f"weight {text!r} is not a positive number (a weight is the number of "
+                "identical comparisons the row stands for)",
+            )
+        if value > MAX_WEIGHT:
+            raise self.fail(
+                column,
+                f"weight {text!r} is larger than 2**53 = {MAX_WEIGHT:,}, the largest count "
+                "held exactly",
+            )
+        return value
+
+    def log(self, kind: str) -> ComparisonLog:
+        n = len(self.position)
+        context = None
+        if self.spec.context is not None:
+            names = np.array(list(self.contexts), dtype=object)
+            context = names[np.frombuffer(self.context, dtype=np.int64)] if n else names[:0]
+        return ComparisonLog(
+            items=tuple(self.items),
+            first=np.frombuffer(self.first, dtype=np.int64).copy(),
+            second=np.frombuffer(self.second, dtype=np.int64).copy(),
+            outcome=np.frombuffer(self.outcome, dtype=np.int8).copy(),
+            weight=np.frombuffer(self.weight, dtype=np.float64).copy(),
+            context=context,
+            group=(
+                None
+                if self.spec.group is None
+                else np.frombuffer(self.group, dtype=np.int64).copy()
+            ),
+            origin=RecordOrigins.of_source(
+                str(self.path), kind, np.frombuffer(self.position, dtype=np.int64)
+            ),
+        )
 
 
 def _format_name(delimiter: str) -> str:
     return "CSV" if delimiter == "," else "tab-separated text"
 
 
-def _delimited_lines(
-    path: Path, delimiter: str, has_header: bool, width: int, rows: int
-) -> list[int] | None:
-    """The line of every data record (as the csv module counts), None if the count differs.
-
-    Also checks that every record has ``width`` fields (pandas ignores extra fields when
-    reading only some columns).
-    """
-    lines = []
-    with open(path, encoding="utf-8", newline="") as stream:
-        reader = csv.reader(stream, delimiter=delimiter)
-        skip_header = has_header
+def _read_delimited(
+    path: Path, spec: LogSpec, delimiter: str, max_records: int, earlier: int
+) -> _LogBuilder:
+    reader = csv.reader(text_lines(path, ComparisonLogError), delimiter=delimiter, strict=True)
+    builder = None
+    width = len(spec.names) if spec.names is not None else 0
+    if spec.names is not None:
+        builder = _LogBuilder(path, spec, spec.names, max_records, earlier)
+    try:
         for record in reader:
             if not record or record == [""]:
+                continue
+            if builder is None:
+                builder, width = _LogBuilder(path, spec, record, max_records, earlier), len(record)
                 continue
             if len(record) != width:
                 raise ComparisonLogError(
                     f"{path}:{reader.line_num}: {len(record)} fields, expected {width}"
                 )
-            if skip_header:
-                skip_header = False
-                continue
-            lines.append(reader.line_num)
-    return lines if len(lines) == rows else None
-
-
-def _read_whitespace(path: Path, spec: LogSpec) -> _Table:
-    names = list(spec.names) if spec.names is not None else None
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    try:
-        with open(path, encoding="utf-8") as stream:
-            for number, line in enumerate(stream, start=1):
-                fields = line.split()
-                if not fields or fields[0].startswith("#"):
-                    continue
-                if names is None:
-                    names = fields
-                    continue
-                if len(fields) != len(names):
-                    raise ComparisonLogError(
-                        f"{path}:{number}: {len(fields)} fields, expected {len(names)} "
-                        f"({' '.join(names)})"
-                    )
-                rows.append(fields)
-                lines.append(number)
-    except UnicodeDecodeError as error:
-        raise ComparisonLogError(f"{path}: not UTF-8 text: {error}") from None
-    if names is None:
+            builder.add(record, reader.line_num, f"{path}:{reader.line_num}")
+    except csv.Error as error:
+        raise ComparisonLogError(
+            f"{path}:{reader.line_num}: cannot read as {_format_name(delimiter)}: {error}"
+        ) from None
+    if builder is None:
         raise ComparisonLogError(f"{path}: empty file (no header line, no rows)")
-    _missing_columns(path, names, spec)
-    frame = pd.DataFrame(rows, columns=names, dtype=str) if rows else pd.DataFrame(columns=names)
-    return _Table(path, frame[list(spec.columns)], lines, "line")
+    return builder
 
 
-def _read_parquet(path: Path, spec: LogSpec) -> _Table:
+def _read_whitespace(path: Path, spec: LogSpec, max_records: int, earlier: int) -> _LogBuilder:
+    builder = None
+    names = list(spec.names) if spec.names is not None else None
+    if names is not None:
+        builder = _LogBuilder(path, spec, names, max_records, earlier)
+    for number, line in enumerate(text_lines(path, ComparisonLogError), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if builder is None:
+            names = fields
+            builder = _LogBuilder(path, spec, names, max_records, earlier)
+            continue
+        if len(fields) != len(names):
+            raise ComparisonLogError(
+                f"{path}:{number}: {len(fields)} fields, expected {len(names)} ({' '.join(names)})"
+            )
+        builder.add(fields, number, f"{path}:{number}")
+    if builder is None:
+        raise ComparisonLogError(f"{path}: empty file (no header line, no rows)")
+    return builder
+
+
+def _read_parquet(path: Path, spec: LogSpec, max_records: int, earlier: int) -> _LogBuilder:
     import pyarrow.parquet as pq
 
     try:
-        present = pq.read_schema(path).names
+        file = pq.ParquetFile(path)
+        present = file.schema_arrow.names
+        _missing_columns(path, present, spec)
+        if earlier + file.metadata.num_rows > max_records:
+            raise _too_many_records(path, max_records)
+        table = file.read(columns=list(spec.columns))
     except (OSError, ValueError) as error:  # pyarrow raises ArrowInvalid, a ValueError
+        if isinstance(error, ComparisonLogError):
+            raise
         raise ComparisonLogError(f"{path}: cannot read as Parquet: {error}") from None
-    _missing_columns(path, present, spec)
-    frame = pd.read_parquet(path, columns=list(spec.columns))
-    table = _Table(path, frame, np.arange(1, len(frame) + 1), "row")
-    for column in spec.columns:
-        missing = frame[column].isna().to_numpy()
-        if missing.any():
-            raise table.fail(int(np.flatnonzero(missing)[0]), column, "value is missing")
-    table.frame = frame.astype(str)
-    return table
+    columns = list(spec.columns)
+    builder = _LogBuilder(path, spec, columns, max_records, earlier)
+    values = [table.column(name).to_pylist() for name in columns]
+    for row, fields in enumerate(zip(*values, strict=True), start=1):
+        builder.where = f"{path}: row {row}"
+        for name, value in zip(columns, fields, strict=True):
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                raise builder.fail(name, "value is missing")
+        builder.add([str(value) for value in fields], row, f"{path}: row {row}")
+    return builder
 
 
-def _apply_drop_rules(table: _Table, spec: LogSpec) -> list[int]:
-    """Drop the rows the rules match; return the number each rule dropped."""
-    dropped = []
-    for column, pattern in spec.drop:
-        matches = table.frame[column].str.contains(pattern, regex=True).to_numpy()
-        dropped.append(int(matches.sum()))
-        if matches.any():
-            keep = ~matches
-            table.frame = table.frame[keep].reset_index(drop=True)
-            table.origins = table.origins.take(keep)
-    return dropped
+def _read_one(
+    path: Path, spec: LogSpec, max_records: int, earlier: int = 0
+) -> tuple[ComparisonLog, list[int], int]:
+    """The log of one file, the rows each drop rule removed, and the rows before.
+
+    ``earlier`` records of other files count towards ``max_records``.
+    """
+    problem = path_problem(path)
+    if problem is not None:
+        raise ComparisonLogError(f"{path}: {problem}")
+    kind = table_format(path, spec.format)
+    if kind == "parquet":
+        builder = _read_parquet(path, spec, max_records, earlier)
+    elif kind == "whitespace":
+        builder = _read_whitespace(path, spec, max_records, earlier)
+    else:
+        builder = _read_delimited(path, spec, "," if kind == "csv" else "\t", max_records, earlier)
+    log = builder.log("row" if kind == "parquet" else "line")
+    return log, builder.dropped, builder.rows
 
 
 def _warn_dropped(spec: LogSpec, dropped: list[int], rows: int, files: Sequence[Path]) -> None:
@@ -239,82 +360,9 @@ def _warn_dropped(spec: LogSpec, dropped: list[int], rows: int, files: Sequence[
             warn(f"{where}: dropped {count} of {rows} rows whose {column!r} matches {pattern!r}")
 
 
-def _item_names(table: _Table, column: str) -> np.ndarray:
-    names = table.frame[column].str.strip().to_numpy(dtype=object)
-    empty = np.flatnonzero(names == "")
-    if empty.size:
-        raise table.fail(int(empty[0]), column, "item name is empty")
-    return names
-
-
-def _outcomes(table: _Table, spec: LogSpec, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    n = len(first)
-    if spec.outcome_from == "first_wins":
-        return np.full(n, FIRST_WINS, dtype=np.int8)
-    ties = {outcome_token(v) for v in spec.tie_values}
-    if spec.outcome_from == "winner":
-        winner = table.frame[spec.winner].str.strip().to_numpy(dtype=object)
-        outcome = np.where(winner == first, FIRST_WINS, SECOND_WINS).astype(np.int8)
-        neither = np.flatnonzero((winner != first) & (winner != second))
-        is_tie = np.array([outcome_token(value) in ties for value in winner[neither]], dtype=bool)
-        outcome[neither[is_tie]] = TIE
-        if neither.size > is_tie.sum():
-            row = int(neither[~is_tie][0])
-            raise table.fail(
-                row,
-                spec.winner,
-                f"winner {winner[row]!r} is neither the first item {first[row]!r} nor the "
-                f"second {second[row]!r}"
-                + (f" nor a tie value ({', '.join(spec.tie_values)})" if spec.tie_values else ""),
-            )
-        return outcome
-    codes = {outcome_token(v): FIRST_WINS for v in spec.first_values}
-    codes |= {outcome_token(v): SECOND_WINS for v in spec.second_values}
-    codes |= {outcome_token(v): TIE for v in spec.tie_values}
-    raw = table.frame[spec.outcome].to_numpy(dtype=object)
-    tokens = pd.Series(raw).map(outcome_token)
-    mapped = tokens.map(codes)
-    unknown = np.flatnonzero(mapped.isna().to_numpy())
-    if unknown.size:
-        row = int(unknown[0])
-        raise table.fail(
-            row,
-            spec.outcome,
-            f"outcome {raw[row]!r} is not one of {', '.join(spec.first_values)} (first wins), "
-            f"{', '.join(spec.second_values)} (second wins), {', '.join(spec.tie_values)} (tie)",
-        )
-    return mapped.to_numpy(dtype=np.int8)
-
-
-def _weights(table: _Table, column: str | None) -> np.ndarray:
-    n = len(table.frame)
-    if column is None:
-        return np.ones(n)
-    values = pd.to_numeric(table.frame[column].str.strip(), errors="coerce").to_numpy(float)
-    bad = np.flatnonzero(~(np.isfinite(values) & (values > 0)))
-    if bad.size:
-        row = int(bad[0])
-        raise table.fail(
-            row,
-            column,
-            f"weight {table.frame[column].iloc[row]!r} is not a positive number (a weight is "
-            "the number of identical comparisons the row stands for)",
-        )
-    return values
-
-
-def _read_table(path: Path, spec: LogSpec) -> _Table:
-    if not path.is_file():
-        raise ComparisonLogError(f"{path}: no such file")
-    kind = table_format(path, spec.format)
-    if kind == "parquet":
-        return _read_parquet(path, spec)
-    if kind == "whitespace":
-        return _read_whitespace(path, spec)
-    return _read_delimited(path, spec, "," if kind == "csv" else "\t")
-
-
-def read_log(path: str | os.PathLike[str], spec: LogSpec | None = None) -> ComparisonLog:
+def read_log(
+    path: str | os.PathLike[str], spec: LogSpec | None = None, *, max_records: int = MAX_RECORDS
+) -> ComparisonLog:
     """Read one comparison log file.
 
     Parameters
@@ -324,6 +372,8 @@ def read_log(path: str | os.PathLike[str], spec: LogSpec | None = None) -> Compa
     spec : LogSpec, optional
         Columns and outcome rule; default ``LogSpec()`` (columns ``first``, ``second``,
         ``outcome``).
+    max_records : int, optional
+        Refuse a file with more records than this.
 
     Returns
     -------
@@ -337,48 +387,17 @@ def read_log(path: str | os.PathLike[str], spec: LogSpec | None = None) -> Compa
         message names the file, line (row for Parquet) and column.
     """
     spec = spec or LogSpec()
-    log, dropped, rows = _read_one(Path(path), spec)
+    log, dropped, rows = _read_one(Path(path), spec, max_records)
     _warn_dropped(spec, dropped, rows, [Path(path)])
     return log
-
-
-def _read_one(path: Path, spec: LogSpec) -> tuple[ComparisonLog, list[int], int]:
-    """The log of one file, the rows each drop rule removed, and the rows before."""
-    table = _read_table(path, spec)
-    rows = len(table.frame)
-    dropped = _apply_drop_rules(table, spec)
-    first = _item_names(table, spec.first)
-    second = _item_names(table, spec.second)
-    outcome = _outcomes(table, spec, first, second)
-    weight = _weights(table, spec.weight)
-    # Items in order of first appearance: factorize the names row by row, first then second.
-    codes, names = pd.factorize(np.stack([first, second], axis=1).ravel())
-    context = None
-    if spec.context is not None:
-        context = table.frame[spec.context].str.strip().to_numpy(dtype=object)
-        empty = np.flatnonzero(context == "")
-        if empty.size:
-            raise table.fail(int(empty[0]), spec.context, "context is empty")
-    group = None
-    if spec.group is not None:
-        group = pd.factorize(table.frame[spec.group].str.strip())[0].astype(np.int64)
-    log = ComparisonLog(
-        items=tuple(str(name) for name in names),
-        first=codes[0::2].astype(np.int64),
-        second=codes[1::2].astype(np.int64),
-        outcome=outcome,
-        weight=weight,
-        context=context,
-        group=group,
-        origin=table.origins,
-    )
-    return log, dropped, rows
 
 
 def read_logs(
     paths: Sequence[str | os.PathLike[str]],
     spec: LogSpec | None = None,
     context_per_file: bool = False,
+    *,
+    max_records: int = MAX_RECORDS,
 ) -> ComparisonLog:
     """Read several log files with one spec and combine them (items merged by name).
 
@@ -390,6 +409,8 @@ def read_logs(
         As for :func:`read_log`.
     context_per_file : bool, optional
         Make each file its own context (named by the file name), instead of a context column.
+    max_records : int, optional
+        Refuse logs with more records than this, all files together.
 
     Returns
     -------
@@ -405,7 +426,9 @@ def read_logs(
     files = [Path(path) for path in paths]
     logs, dropped, rows = [], [0] * len(spec.drop), 0
     for path in files:
-        log, dropped_here, rows_here = _read_one(path, spec)
+        log, dropped_here, rows_here = _read_one(
+            path, spec, max_records, sum(log.n_records for log in logs)
+        )
         logs.append(log)
         dropped = [total + here for total, here in zip(dropped, dropped_here, strict=True)]
         rows += rows_here

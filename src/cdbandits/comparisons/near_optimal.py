@@ -40,7 +40,8 @@ when its ``T`` quantile is at most ``t``: the candidates bracket it (a mixture a
 noise of its rows, which lowers ``T`` below its rows' worst), and the coverage check
 (:mod:`.coverage`) measures it.
 
-Each end is a small LP, solved by HiGHS and certified. For ``A = P_hat + t S``, any
+Each end is a small LP, solved by HiGHS (through ``highspy``, which loads far quicker than
+``scipy.optimize``) and certified. For ``A = P_hat + t S``, any
 ``y >= 0`` (one entry per item ``j``) and sign ``s = +1`` (max) or ``-1`` (min), every ``p``
 in ``C`` satisfies ``s p_i <= max_k (s [k = i] + (A y)_k)`` (add ``y_j (p^T A)_j >= 0`` and
 bound a linear function on the simplex by its largest coefficient). The reported ends are
@@ -53,9 +54,9 @@ tight. A solver failure or a gap above the tolerance raises. Without an LP: a pu
 
 from __future__ import annotations
 
+import highspy
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog
 
 from ..winners import CertificationError, SolverError
 from .counts import PairCounts
@@ -156,30 +157,50 @@ def studentised_bound(statistics: ArrayLike, observed: ArrayLike, confidence: fl
         kept = still
 
 
+def _solve_lp(
+    objective: NDArray[np.float64], A: NDArray[np.float64]
+) -> tuple[object, NDArray[np.float64], NDArray[np.float64]]:
+    """``min objective @ p`` over ``{p >= 0: A.T @ p >= 0, sum(p) = 1}`` by HiGHS.
+
+    Returns the model status, ``p`` and the row duals (first the ``k`` rows of ``A.T``,
+    non-negative at the optimum of a minimisation, then the row of the sum).
+    """
+    k = A.shape[0]
+    rows = np.vstack([A.T, np.ones((1, k))])
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = k, k + 1
+    lp.col_cost_ = objective
+    lp.col_lower_, lp.col_upper_ = np.zeros(k), np.full(k, highspy.kHighsInf)
+    lp.row_lower_ = np.r_[np.zeros(k), 1.0]
+    lp.row_upper_ = np.r_[np.full(k, highspy.kHighsInf), 1.0]
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.arange(k + 1) * (k + 1)
+    lp.a_matrix_.index_ = np.tile(np.arange(k + 1), k)
+    lp.a_matrix_.value_ = rows.T.ravel()
+    solver = highspy._Highs()  # the core object: no banner on standard output
+    solver.setOptionValue("output_flag", False)
+    solver.passModel(lp)
+    solver.run()
+    solution = solver.getSolution()
+    return solver.getModelStatus(), np.array(solution.col_value), np.array(solution.row_dual)
+
+
 def _certified_end(A: NDArray[np.float64], item: int, sign: float) -> float:
     """``max sign * p_item`` over ``{p in the simplex: p^T A >= 0}``, a certified dual bound."""
     k = A.shape[0]
     objective = np.zeros(k)
-    objective[item] = -sign  # linprog minimises
-    result = linprog(
-        objective,
-        A_ub=-A.T,
-        b_ub=np.zeros(k),
-        A_eq=np.ones((1, k)),
-        b_eq=[1.0],
-        bounds=[(0.0, None)] * k,
-        method="highs",
-    )
-    if result.status != 0:
+    objective[item] = -sign  # HiGHS minimises
+    status, x, row_duals = _solve_lp(objective, A)
+    if status != highspy.HighsModelStatus.kOptimal:
         raise SolverError(
             f"HiGHS found no {'largest' if sign > 0 else 'smallest'} weight of item {item} "
-            f"in the confidence set of lotteries: {result.message}"
+            f"in the confidence set of lotteries: model status {status}"
         )
-    duals = np.clip(-np.asarray(result.ineqlin.marginals), 0.0, None)
+    duals = np.clip(row_duals[:k], 0.0, None)
     unit = np.zeros(k)
     unit[item] = sign
     bound = float((unit + A @ duals).max())
-    lottery = np.clip(result.x, 0.0, None)
+    lottery = np.clip(x, 0.0, None)
     lottery /= lottery.sum()
     violation = -float((lottery @ A).min())
     gap = bound - sign * lottery[item]

@@ -20,30 +20,35 @@
   strengths together and always gives a unique estimate).
 
 Every ranking gives equal scores an equal rank, the smallest of their positions ("1224"
-competition ranking). :func:`rankings_table` puts all four side by side.
+competition ranking). :func:`rankings_table` puts all four side by side, as a pandas table;
+:func:`ranking_columns` gives the same columns as plain lists (no pandas to load).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy.sparse.csgraph import connected_components
 
-from ..batched import von_neumann_winners
 from ..winners import borda_scores, copeland_scores
 from .counts import PairCounts
 from .records import warn
+from .solving import von_neumann_winners
 from .uncertainty import SUPPORT_TOL
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "BradleyTerry",
     "BradleyTerryError",
     "bradley_terry",
+    "columns_table",
     "competition_ranks",
     "iterated_maximal_lotteries",
+    "ranking_columns",
     "rankings_table",
 ]
 
@@ -157,8 +162,10 @@ def bradley_terry(
         counts += (pseudo_count / 2.0) * (1.0 - np.eye(k))
     if k == 1:
         return BradleyTerry(strength=np.ones(1), iterations=0)
-    n_components, labels = connected_components(counts > 0, directed=True, connection="strong")
-    if n_components > 1:
+    if not _strongly_connected(counts > 0):
+        from scipy.sparse.csgraph import connected_components
+
+        n_components, labels = connected_components(counts > 0, directed=True, connection="strong")
         sizes = np.bincount(labels)
         raise BradleyTerryError(
             f"the Bradley-Terry MLE does not exist: the graph of who beat whom splits into "
@@ -183,6 +190,57 @@ def bradley_terry(
     )
 
 
+def ranking_columns(counts: PairCounts, *, bt_pseudo_count: float = 0.0) -> dict[str, list[Any]]:
+    """The columns of :func:`rankings_table` as lists of Python values, rows sorted alike.
+
+    A Bradley–Terry column left out (the plain MLE does not exist) holds ``None``.
+    """
+    P = counts.skew_matrix()
+    ml_rank, ml_weight = iterated_maximal_lotteries(P)
+    copeland = copeland_scores(P, "wins")
+    borda = borda_scores(P)
+    try:
+        fit = bradley_terry(counts.wins, pseudo_count=bt_pseudo_count)
+        bt_score: list[Any] = fit.log_strength.tolist()
+        bt_rank: list[Any] = competition_ranks(fit.log_strength).tolist()
+    except BradleyTerryError as error:
+        warn(f"Bradley-Terry ranking left out: {error}")
+        bt_score = bt_rank = [None] * len(counts.items)
+    columns: dict[str, list[Any]] = {
+        "item": list(counts.items),
+        "maximal_lottery_rank": ml_rank.tolist(),
+        "maximal_lottery_weight": ml_weight.tolist(),
+        "copeland_score": copeland.tolist(),
+        "copeland_rank": competition_ranks(copeland).tolist(),
+        "borda_score": borda.tolist(),
+        "borda_rank": competition_ranks(borda).tolist(),
+        "bradley_terry_log_strength": bt_score,
+        "bradley_terry_rank": bt_rank,
+    }
+    order = sorted(
+        range(len(counts.items)),
+        key=lambda i: (ml_rank[i], -ml_weight[i], counts.items[i]),
+    )
+    return {name: [values[i] for i in order] for name, values in columns.items()}
+
+
+def _strongly_connected(edges: NDArray[np.bool_]) -> bool:
+    """Whether every node reaches every other along ``edges[i, j]`` (i -> j) and back."""
+    if edges.shape[0] == 0:
+        return True
+    for graph in (edges, edges.T):
+        seen = np.zeros(edges.shape[0], dtype=bool)
+        seen[0] = True
+        frontier = np.array([0])
+        while frontier.size:
+            reached = graph[frontier].any(axis=0) & ~seen
+            seen |= reached
+            frontier = np.flatnonzero(reached)
+        if not seen.all():
+            return False
+    return True
+
+
 def rankings_table(counts: PairCounts, *, bt_pseudo_count: float = 0.0) -> pd.DataFrame:
     """Iterated maximal lotteries, Copeland, Borda and Bradley–Terry side by side.
 
@@ -203,33 +261,16 @@ def rankings_table(counts: PairCounts, *, bt_pseudo_count: float = 0.0) -> pd.Da
         ``copeland_score``, ``copeland_rank``, ``borda_score``, ``borda_rank``,
         ``bradley_terry_log_strength``, ``bradley_terry_rank``.
     """
-    P = counts.skew_matrix()
-    ml_rank, ml_weight = iterated_maximal_lotteries(P)
-    copeland = copeland_scores(P, "wins")
-    borda = borda_scores(P)
-    try:
-        fit = bradley_terry(counts.wins, pseudo_count=bt_pseudo_count)
-        bt_score = fit.log_strength
-        bt_rank = pd.array(competition_ranks(bt_score), dtype="Int64")
-    except BradleyTerryError as error:
-        warn(f"Bradley-Terry ranking left out: {error}")
-        bt_score = np.full(len(counts.items), np.nan)
-        bt_rank = pd.array([pd.NA] * len(counts.items), dtype="Int64")
+    return columns_table(ranking_columns(counts, bt_pseudo_count=bt_pseudo_count))
+
+
+def columns_table(columns: dict[str, list[Any]]) -> pd.DataFrame:
+    """The pandas table of :func:`ranking_columns` (missing values NaN, ranks ``Int64``)."""
+    import pandas as pd
+
     table = pd.DataFrame(
-        {
-            "item": list(counts.items),
-            "maximal_lottery_rank": ml_rank,
-            "maximal_lottery_weight": ml_weight,
-            "copeland_score": copeland,
-            "copeland_rank": competition_ranks(copeland),
-            "borda_score": borda,
-            "borda_rank": competition_ranks(borda),
-            "bradley_terry_log_strength": bt_score,
-            "bradley_terry_rank": bt_rank,
-        }
+        {name: values for name, values in columns.items() if name != "bradley_terry_rank"}
     )
-    return table.sort_values(
-        ["maximal_lottery_rank", "maximal_lottery_weight", "item"],
-        ascending=[True, False, True],
-        kind="stable",
-    ).reset_index(drop=True)
+    table["bradley_terry_log_strength"] = table["bradley_terry_log_strength"].astype(float)
+    table["bradley_terry_rank"] = pd.array(columns["bradley_terry_rank"], dtype="Int64")
+    return table

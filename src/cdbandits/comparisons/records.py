@@ -14,16 +14,26 @@ voters of an election (every voter ranks all alternatives), the judges of a pane
 record of a group carries the same weight, the number of identical groups it stands for
 (a PrefLib line ``3: a,b,c`` is one group of weight 3: three voters with that order).
 Without groups every comparison is its own unit.
+
+Weights are at most :data:`~cdbandits.limits.MAX_WEIGHT` (``2**53``), and so is the total weight of
+the resampling units (the comparisons, or the groups), so that every count is exact.
+
+**Item names** that differ only by case, Unicode form, surrounding or repeated white space,
+or invisible (zero-width) characters print alike but are different items;
+:func:`similar_item_names` finds them and :func:`merge_similar_items` merges them.
 """
 
 from __future__ import annotations
 
+import unicodedata
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from ..limits import MAX_WEIGHT
 
 __all__ = [
     "FIRST_WINS",
@@ -35,6 +45,10 @@ __all__ = [
     "RecordOrigins",
     "concatenate_logs",
     "log_from_counts",
+    "merge_similar_items",
+    "name_key",
+    "require_whole_weights",
+    "similar_item_names",
     "warn",
 ]
 
@@ -178,8 +192,29 @@ class ComparisonLog:
                 f"{self.origin[row]}: weight {float(self.weight[row])!r} is not a positive number; "
                 "a weight is the number of identical comparisons the record stands for"
             )
+        large = np.flatnonzero(self.weight > MAX_WEIGHT)
+        if large.size:
+            row = int(large[0])
+            raise ComparisonLogError(
+                f"{self.origin[row]}: weight {float(self.weight[row]):g} is larger than 2**53 = "
+                f"{MAX_WEIGHT:,}, the largest count held exactly"
+            )
         if self.group is not None:
             _check_group_weights(self.group, self.weight, self.origin)
+        total = self.unit_weights().sum()
+        if total > MAX_WEIGHT:
+            raise ComparisonLogError(
+                f"{', '.join(self.sources)}: the weights add up to {total:g} "
+                f"{'groups' if self.group is not None else 'comparisons'}, more than 2**53 = "
+                f"{MAX_WEIGHT:,}, the largest count held exactly"
+            )
+
+    def unit_weights(self) -> NDArray[np.float64]:
+        """The weight of every resampling unit: each group once, or each record."""
+        if self.group is None:
+            return self.weight
+        _, first_of_group = np.unique(self.group, return_index=True)
+        return self.weight[first_of_group]
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -296,6 +331,59 @@ def _check_group_weights(
             f"{origin[first]} in the same group; within a group every record carries the "
             "group's weight (the number of identical groups it stands for)"
         )
+
+
+def require_whole_weights(log: ComparisonLog, why: str) -> None:
+    """Refuse weights that are not whole numbers of at least 1, naming the first record.
+
+    Parameters
+    ----------
+    log : ComparisonLog
+    why : str
+        What needs whole weights (ends the message), e.g. ``"the bootstrap resamples whole
+        comparisons"``.
+    """
+    weight = log.weight
+    bad = np.flatnonzero((weight < 1) | (weight != np.floor(weight)))
+    if bad.size:
+        row = int(bad[0])
+        raise ComparisonLogError(
+            f"{log.origin[row]}: weight {float(weight[row]):g} is not a whole number of at "
+            f"least 1, and {why}"
+        )
+
+
+_INVISIBLE = dict.fromkeys(
+    [0x00AD, 0x034F, 0x061C, 0x180E, *range(0x200B, 0x2010), *range(0x2060, 0x2065), 0xFEFF]
+)
+
+
+def name_key(name: str) -> str:
+    """The name with case, Unicode form, invisible characters and spacing folded away."""
+    folded = unicodedata.normalize("NFKC", name).translate(_INVISIBLE).casefold()
+    return " ".join(folded.split())
+
+
+def similar_item_names(items: Sequence[str]) -> list[tuple[str, ...]]:
+    """Groups of item names that differ only as :func:`name_key` ignores, in item order."""
+    groups: dict[str, list[str]] = {}
+    for name in items:
+        groups.setdefault(name_key(name), []).append(name)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
+
+
+def merge_similar_items(log: ComparisonLog) -> ComparisonLog:
+    """The log with every group of :func:`similar_item_names` merged into its first name."""
+    first_name: dict[str, int] = {}
+    kept: list[str] = []
+    target = np.empty(len(log.items), dtype=np.int64)
+    for index, name in enumerate(log.items):
+        key = name_key(name)
+        if key not in first_name:
+            first_name[key] = len(kept)
+            kept.append(name)
+        target[index] = first_name[key]
+    return replace(log, items=tuple(kept), first=target[log.first], second=target[log.second])
 
 
 def concatenate_logs(logs: Iterable[ComparisonLog]) -> ComparisonLog:

@@ -13,8 +13,8 @@ Two ways to draw preference matrices that the log could equally have produced:
   ignored (comparisons treated as independent).
 
 For each drawn matrix the certified von Neumann winner (vNW) is computed by the batched
-solver :func:`cdbandits.batched.von_neumann_winners` (chunks of :data:`CHUNK_ENTRIES`
-entries at a time), with the Condorcet winner, the Copeland winners (``"wins"`` variant)
+solver :func:`.solving.von_neumann_winners` (chunks of :data:`CHUNK_ENTRIES` entries at a
+time), with the Condorcet winner, the Copeland winners (``"wins"`` variant)
 and the **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
 ``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
 ``w`` in expected duel outcome (skew form; ``(1 + exploitability) / 2`` is that item's
@@ -38,15 +38,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy import sparse
-from tqdm.auto import tqdm
 
-from ..batched import METHODS, von_neumann_winners
 from .counts import PairCounts, count_pairs
 from .near_optimal import (
     CANDIDATE_RESAMPLES,
@@ -57,9 +53,15 @@ from .near_optimal import (
 )
 from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
 from .settings import RESAMPLING_METHODS, ResamplingMethod
+from .solving import METHODS, von_neumann_winners
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "CHUNK_ENTRIES",
+    "DENSE_UNIT_ENTRIES",
+    "PROGRESS_DELAY",
     "SUPPORT_TOL",
     "WinnerDistribution",
     "bootstrap_pair_wins",
@@ -72,6 +74,13 @@ __all__ = [
 
 #: Matrix entries solved per call of the batched solver (bounds the memory of a chunk).
 CHUNK_ENTRIES = 2_000_000
+
+#: The units' contributions are a dense array up to this many entries, else a sparse one
+#: (the same sums; a small log spares loading scipy).
+DENSE_UNIT_ENTRIES = 1_000_000
+
+#: Seconds a resampling runs before its progress bar appears (short runs stay quiet).
+PROGRESS_DELAY = 2.0
 
 #: Weights at or below this are outside the support. The batched solver's equalizer solve
 #: can return weights of order 1e-16 on an arm whose exact weight is 0 (a degenerate
@@ -94,7 +103,7 @@ def _pair_columns(k: int) -> NDArray[np.int64]:
     return lookup
 
 
-def _resampling_units(log: ComparisonLog) -> tuple[sparse.csr_array, NDArray[np.int64]]:
+def _resampling_units(log: ComparisonLog) -> tuple[Any, NDArray[np.int64]]:
     """Contributions of the resampling units to the wins of every pair, and multiplicities.
 
     Column ``p`` of a contribution counts the wins of the lower item of pair ``p``, column
@@ -124,16 +133,21 @@ def _resampling_units(log: ComparisonLog) -> tuple[sparse.csr_array, NDArray[np.
     rows = np.concatenate([unit_of_code[~tied], unit_of_code[tied], unit_of_code[tied]])
     columns = np.concatenate([codes[~tied], codes[tied] - 2 * n_pairs, codes[tied] - n_pairs])
     values = np.concatenate([np.ones(int((~tied).sum())), np.full(2 * int(tied.sum()), 0.5)])
-    contributions = sparse.csr_array(
-        (values, (rows, columns)), shape=(multiplicity.size, 2 * n_pairs)
-    )
+    shape = (multiplicity.size, 2 * n_pairs)
+    if shape[0] * shape[1] <= DENSE_UNIT_ENTRIES:
+        contributions = np.zeros(shape)
+        np.add.at(contributions, (rows, columns), values)
+    else:
+        from scipy import sparse
+
+        contributions = sparse.csr_array((values, (rows, columns)), shape=shape)
     rounded = np.rint(multiplicity)
-    fractional = np.flatnonzero(np.abs(multiplicity - rounded) > 1e-9)
+    fractional = np.flatnonzero((np.abs(multiplicity - rounded) > 1e-9) | (rounded < 1))
     if fractional.size:
         raise ComparisonLogError(
-            "the bootstrap resamples whole comparisons and needs integer weights, but a unit "
-            f"has weight {multiplicity[fractional[0]]:g}; use the Beta posterior for "
-            "fractional weights"
+            "the bootstrap resamples whole comparisons and needs integer weights of at least "
+            f"1, but a unit has weight {multiplicity[fractional[0]]:g}; use the Beta "
+            "posterior for fractional weights"
         )
     return contributions, rounded.astype(np.int64)
 
@@ -333,21 +347,25 @@ class WinnerDistribution:
         """Per item: fraction of resamples in which it is a Copeland winner."""
         return self.copeland.mean(axis=0)
 
+    def item_columns(self) -> dict[str, list[Any]]:
+        """The columns of :meth:`item_table` as lists of Python values."""
+        low, high = self.weight_interval()
+        columns = {
+            "weight": self.reported,
+            "support_probability": self.support_probability,
+            "weight_low": low,
+            "weight_high": high,
+            "weight_mean": self.weights.mean(axis=0),
+            "condorcet_probability": self.condorcet_probability,
+            "copeland_probability": self.copeland_probability,
+        }
+        return {"item": list(self.items)} | {name: v.tolist() for name, v in columns.items()}
+
     def item_table(self) -> pd.DataFrame:
         """One row per item: reported weight, support probability, weight interval, ..."""
-        low, high = self.weight_interval()
-        return pd.DataFrame(
-            {
-                "item": list(self.items),
-                "weight": self.reported,
-                "support_probability": self.support_probability,
-                "weight_low": low,
-                "weight_high": high,
-                "weight_mean": self.weights.mean(axis=0),
-                "condorcet_probability": self.condorcet_probability,
-                "copeland_probability": self.copeland_probability,
-            }
-        )
+        import pandas as pd
+
+        return pd.DataFrame(self.item_columns())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (items by name)."""
@@ -357,7 +375,7 @@ class WinnerDistribution:
             "method": self.method,
             "resamples": self.resamples,
             "confidence": self.confidence,
-            "items": self.item_table().to_dict(orient="records"),
+            "items": _records(self.item_columns()),
             "weight_interval": {
                 "construction": "projection of the confidence set of lotteries that could be "
                 "the von Neumann winner (cdbandits.comparisons.near_optimal); simultaneous "
@@ -376,6 +394,34 @@ class WinnerDistribution:
             },
             "solver_paths": self.solver_paths,
         }
+
+
+class _NoProgressBar:
+    def __enter__(self) -> _NoProgressBar:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        return None
+
+    def update(self, count: int) -> None:
+        return None
+
+
+def _progress_bar(total: int | None, description: str, shown: bool) -> Any:
+    """A tqdm bar on stderr that appears after :data:`PROGRESS_DELAY` seconds, or none.
+
+    tqdm is imported only when a bar is shown (it costs a short run noticeable time).
+    """
+    if not shown:
+        return _NoProgressBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=description, leave=False, delay=PROGRESS_DELAY)
+
+
+def _records(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Rows of a table given by its columns."""
+    return [dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
 
 def winner_distribution(
@@ -424,7 +470,7 @@ def winner_distribution(
     sign = 1.0 if method == "bootstrap" else -1.0
     weights, exploit, condorcet, copeland, statistics = [], [], [], [], []
     paths = np.zeros(len(METHODS), dtype=np.int64)
-    with tqdm(total=total, desc=f"{method} resamples", disable=not progress, leave=False) as bar:
+    with _progress_bar(total, f"{method} resamples", progress) as bar:
         for chunk in chunks:
             stack = skew_stack(chunk, k)
             solved = von_neumann_winners(stack)

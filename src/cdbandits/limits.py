@@ -1,0 +1,122 @@
+"""How much an input file may ask for: the limits, and the memory and time they stand for.
+
+A matrix file of ``K`` arms becomes several ``K x K`` arrays; a compressed ``.npz`` of a few
+hundred kilobytes can declare one of gigabytes. The analysis of a comparison log
+(:mod:`cdbandits.comparisons.analysis`) is dense too: the counts, the preference matrix, the
+scales of its entries, the resampled matrices and the confidence set of lotteries are
+``K x K`` arrays, and every resample keeps a weight per item. A file of a few kilobytes can
+name thousands of items, and a PrefLib order over ``m`` alternatives stands for
+``m (m - 1) / 2`` comparisons, so the readers and the command line check these limits before
+allocating anything, and say what was found, what it would need and which option raises the
+limit:
+
+* :data:`MAX_ITEMS` arms of a matrix, or items of a log analysed together (one context,
+  after ``--top``): ``--max-items``;
+* :data:`MAX_RECORDS` comparison records held in memory: ``--max-records``;
+* :data:`MAX_RESAMPLES` resamples per method, and :data:`MAX_RESAMPLED_BYTES` for the
+  resampled winners they keep;
+* :data:`MAX_WEIGHT` for a weight, a count of voters and a log's total weight: the largest
+  integer a float64 holds exactly, so that the counts and the bootstrap's draws are exact.
+
+The memory and time figures (:func:`analysis_bytes`, :func:`analysis_seconds`) are rough
+estimates from measured constants, for messages; nothing depends on them being exact. The
+module holds no arrays (the command line imports it to build its options).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BYTES_PER_RECORD",
+    "DENSE_ARRAYS",
+    "LONG_RUN_SECONDS",
+    "MATRIX_ARRAYS",
+    "MAX_ITEMS",
+    "MAX_RECORDS",
+    "MAX_RESAMPLED_BYTES",
+    "MAX_RESAMPLES",
+    "MAX_WEIGHT",
+    "SECONDS_PER_CUBED_ITEM",
+    "analysis_bytes",
+    "analysis_seconds",
+    "format_bytes",
+    "format_seconds",
+    "matrix_bytes",
+    "records_bytes",
+    "resampled_bytes",
+]
+
+#: Items analysed together by default (the ``K`` of the ``K x K`` arrays): about 1 GB.
+MAX_ITEMS = 2000
+
+#: Comparison records held in memory by default (about 0.3 GB, more while they are combined).
+MAX_RECORDS = 5_000_000
+
+#: Resamples per method at most.
+MAX_RESAMPLES = 100_000
+
+#: Memory the resampled winners of all methods may take (weights and statistics per resample).
+MAX_RESAMPLED_BYTES = 2**30
+
+#: The largest weight (or count of voters, or total weight of a log): ``2**53``, the largest
+#: integer up to which every integer is a float64.
+MAX_WEIGHT = 2**53
+
+#: ``K x K`` float64 arrays alive at once in the analysis of one context (measured at the
+#: peak, resampling included, with the default chunk of resamples).
+DENSE_ARRAYS = 32
+
+#: ``K x K`` float64 arrays alive at once while the winners of a matrix file are computed.
+MATRIX_ARRAYS = 8
+
+#: Bytes per comparison record (items, outcome, weight, group, context and origin).
+BYTES_PER_RECORD = 64
+
+#: Seconds of one von Neumann winner of ``K`` items, over ``K**3`` (measured on the
+#: resampled matrices of random logs; the interior point method dominates).
+SECONDS_PER_CUBED_ITEM = 5e-8
+
+#: Runs estimated to take longer print the estimate first (and show progress).
+LONG_RUN_SECONDS = 10.0
+
+
+def matrix_bytes(arms: int) -> int:
+    """Memory of the winners of a matrix of ``arms`` arms."""
+    return MATRIX_ARRAYS * arms * arms * 8
+
+
+def records_bytes(records: int) -> int:
+    """Memory of ``records`` comparison records."""
+    return records * BYTES_PER_RECORD
+
+
+def resampled_bytes(items: int, resamples: int, methods: int) -> int:
+    """Memory of the resampled winners: per resample a weight and a statistic per item."""
+    return methods * resamples * (2 * items + 64) * 8
+
+
+def analysis_bytes(items: int, resamples: int, methods: int) -> int:
+    """Memory of the analysis of one context of ``items`` items."""
+    return DENSE_ARRAYS * items * items * 8 + resampled_bytes(items, resamples, methods)
+
+
+def analysis_seconds(items: int, resamples: int, methods: int) -> float:
+    """Rough time of the analysis of one context: one solve per resample, tier and estimate."""
+    solves = 1 + resamples * methods + items
+    return solves * SECONDS_PER_CUBED_ITEM * items**3
+
+
+def format_bytes(count: float) -> str:
+    """``"512 MB"``, ``"3.2 GB"``: memory for messages (powers of 1000)."""
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count:.0f} bytes"
+
+
+def format_seconds(seconds: float) -> str:
+    """``"40 seconds"``, ``"12 minutes"``, ``"3.5 hours"``, ``"2 days"``."""
+    for unit, size in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
+        if seconds >= 2 * size:
+            value = seconds / size
+            return f"{value:.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
+    return f"{seconds:.0f} seconds"
