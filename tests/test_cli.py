@@ -542,3 +542,89 @@ def test_installed_command_prints_clean_json_with_a_chatty_solver(tmp_path):
     assert completed.stderr == f"cdbandits winners: {tmp_path / 'empty.npy'}: is empty; " + (
         "expected a .npy file (as numpy.save writes)\n"
     )
+
+
+def npy_header(shape):
+    stream = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        stream, {"descr": "<f8", "fortran_order": False, "shape": shape}
+    )
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "options", "message"),
+    [
+        (
+            "bomb.npz",
+            npz_bytes(PMat=np.zeros((2500, 2500))),
+            [],
+            r", array 'PMat': a 2500 x 2500 matrix has more than 2000 arms, the limit; its "
+            r"winners would need about [\d.]+ MB of memory \(--max-items 2500 raises the limit\)",
+        ),
+        ("huge.npy", npy_header((10**5, 10**5)), [], r": a 100000 x 100000 matrix has more"),
+        ("small.npy", npy_bytes(np.zeros((3, 3))), ["--max-items", "2"], r": a 3 x 3 matrix"),
+        ("m.csv", Q2.encode(), ["--max-items", "1"], r": a 2 x 2 matrix has more than 1 arm,"),
+        (
+            "m.csv",
+            b"# " + b"x" * 70_000 + b"\n" + Q2.encode(),
+            ["--max-items", "2"],
+            r": 70 kB of text is more than a matrix of at most 2 arms takes \(the limit",
+        ),
+        ("zero.npy", npy_header((0, 5)), [], r": expected a square K x K matrix with K >= 1"),
+        ("m.csv", Q2.encode(), ["--top", "2"], r"--top applies to --pairs logs, not to a matrix"),
+        ("m.csv", Q2.encode(), ["--seed", "4"], r"--seed applies to --pairs logs"),
+        ("m.csv", Q2.encode(), ["--solver", "NO_SUCH_SOLVER"], r"--solver: 'NO_SUCH_SOLVER' is"),
+        ("m.csv", Q2.encode(), ["--max-items", "0"], r"argument --max-items: expected a positive"),
+    ],
+)
+def test_matrix_limits_modes_and_solvers_exit_2(tmp_path, name, content, options, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    try:
+        status, out, err, P = run(path, *options)
+    except SystemExit as error:  # argparse
+        status, out, err, P = error.code, "", "", None
+    assert status == 2 and out == "" and P is None
+    assert "Traceback" not in err
+    assert re.search(message, err.splitlines()[-1]), err
+    assert err.count("\n") == 1 or err.startswith("usage: "), err
+
+
+def test_matrix_limit_and_mode_messages(tmp_path, capsys):
+    path = tmp_path / "bomb.npz"
+    path.write_bytes(npz_bytes(PMat=np.zeros((2500, 2500))))
+    assert main(["winners", str(path)]) == 2
+    assert re.fullmatch(
+        f"cdbandits winners: {re.escape(str(path))}, array 'PMat': a 2500 x 2500 matrix has "
+        r"more than 2000 arms, the limit; its winners would need about [\d.]+ MB of memory "
+        r"\(--max-items 2500 raises the limit\)\n",
+        capsys.readouterr().err,
+    )
+    csv = tmp_path / "m.csv"
+    csv.write_text(Q2)
+    assert main(["winners", str(csv), "--top", "2"]) == 2
+    assert capsys.readouterr().err == (
+        "cdbandits winners: --top applies to --pairs logs, not to a matrix file\n"
+    )
+    assert main(["winners", str(csv), "--solver", "no_such_solver"]) == 2
+    assert re.fullmatch(
+        r"cdbandits winners: --solver: 'no_such_solver' is not an installed cvxpy solver; "
+        r"installed: .*HIGHS.*\n",
+        capsys.readouterr().err,
+    )
+
+
+def test_matrix_report_to_a_full_disk_or_a_closed_pipe(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text(Q2)
+    command = [sys.executable, "-m", "cdbandits.cli", "winners", str(path), "--json"]
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        "cdbandits winners: cannot write the report to standard output: No space left on device\n"
+    )
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    assert process.stderr.read() == b"" and process.wait() == 1

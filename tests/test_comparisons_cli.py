@@ -1,9 +1,17 @@
+import contextlib
+import io
 import json
+import os
 import re
+import resource
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+from hostile_files import CRAFTED, log_files, preflib_files
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 from cdbandits import cli as main_cli
 from cdbandits.comparisons import analysis
@@ -237,3 +245,547 @@ def test_building_the_parser_loads_no_solver_and_no_pandas():
     )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "[]"
+
+
+# --- A hostile but realistic user: every class of input the command must refuse cleanly. ---
+
+SOC = "# DATA TYPE: {kind}\n# NUMBER ALTERNATIVES: {m}\n"
+
+
+def full_orders(m, voters, seed=0):
+    rng = np.random.default_rng(seed)
+    orders = [",".join(map(str, rng.permutation(m) + 1)) for _ in range(voters)]
+    return SOC.format(kind="soc", m=m) + "".join(f"1: {order}\n" for order in orders)
+
+
+# name: (file name, content, options, exit status, regular expression the last line matches)
+HOSTILE = {
+    # resource guards
+    "items counted from what is ranked": (
+        "a.soi",
+        SOC.format(kind="soi", m=10**6) + "2: 1,2\n1: 2,1\n1: 3,1\n",
+        ["--resamples", "20"],
+        0,
+        r"warning: .*a.soi: 999,997 of 1,000,000 declared alternatives are ranked by no voter",
+    ),
+    "declared alternatives kept on request": (
+        "a.soi",
+        SOC.format(kind="soi", m=4) + "2: 1,2\n1: 2,1\n1: 3,1\n",
+        ["--declared-alternatives", "all", "--resamples", "20", "--json"],
+        0,
+        r"pairs of items were never compared",
+    ),
+    "PrefLib orders beyond the records limit": (
+        "big.soc",
+        full_orders(3000, 2),
+        [],
+        2,
+        r"big.soc: the 2 orders over 3,000 alternatives stand for 8,997,000 pairwise "
+        r"comparisons, more than the limit of 5,000,000 records in memory \(they would take "
+        r"about 576 MB\); --max-records raises it",
+    ),
+    "records limit of a table": (
+        "t.csv",
+        "first,second,outcome\n" + "a,b,1\n" * 11,
+        ["--max-records", "10"],
+        2,
+        r"t.csv: the log holds more than 10 comparisons .*--max-records raises it",
+    ),
+    "too many items": (
+        "t.csv",
+        "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 3000},1\n" for i in range(3000)),
+        [],
+        2,
+        r"t.csv: 3,000 items are compared; analysing them together holds 3,000 x 3,000 "
+        r"matrices, about [\d.]+ GB of memory, more than the limit of --max-items 2000: keep "
+        r"the items with most comparisons \(--top N\) or raise the limit \(--max-items 3000\)",
+    ),
+    "resamples bounded": (
+        "t.csv",
+        CYCLE,
+        ["--resamples", "1000000000"],
+        2,
+        r"--resamples 1000000000 is more than 100,000",
+    ),
+    "resamples an integer": ("t.csv", CYCLE, ["--resamples", "1e9"], 2, r"expected an integer"),
+    "resampled winners bounded": (
+        "t.csv",
+        "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 800},1\n" for i in range(800)),
+        ["--resamples", "100000"],
+        2,
+        r"2 x 100,000 resamples of 800 items keep about [\d.]+ GB of resampled winners",
+    ),
+    # numeric ranges
+    "weight beyond 2**53": (
+        "w.csv",
+        "first,second,outcome,n\na,b,1,1e19\n",
+        ["--weight", "n"],
+        2,
+        r"w.csv:2: column 'n': weight '1e19' is larger than 2\*\*53",
+    ),
+    "weight 1e308": (
+        "w.csv",
+        "first,second,outcome,n\na,b,1,1e308\nb,a,1,1e308\n",
+        ["--weight", "n"],
+        2,
+        r"w.csv:2: column 'n': weight '1e308' is larger than 2\*\*53",
+    ),
+    "weights adding up beyond 2**53": (
+        "w.csv",
+        "first,second,outcome,n\na,b,1,9e15\nb,a,1,9e15\n",
+        ["--weight", "n"],
+        2,
+        r"the weights add up to 1.8e\+16 comparisons, more than 2\*\*53",
+    ),
+    "PrefLib count beyond int64": (
+        "c.soc",
+        SOC.format(kind="soc", m=2) + "99999999999999999999: 1,2\n",
+        [],
+        2,
+        r"c.soc:3: count 99999999999999999999 is larger than 2\*\*53",
+    ),
+    "negative seed": ("t.csv", CYCLE, ["--seed", "-1"], 2, r"--seed: a seed is an integer >= 0"),
+    "negative pseudo-count": (
+        "t.csv",
+        CYCLE,
+        ["--bt-pseudo-count", "-1"],
+        2,
+        r"--bt-pseudo-count: bt_pseudo_count must be a finite number >= 0",
+    ),
+    "infinite pseudo-count": (
+        "t.csv",
+        CYCLE,
+        ["--bt-pseudo-count", "inf"],
+        2,
+        r"argument --bt-pseudo-count: expected a finite number, got 'inf'",
+    ),
+    "NaN pseudo-count": ("t.csv", CYCLE, ["--bt-pseudo-count", "nan"], 2, r"finite number"),
+    "infinite prior": (
+        "t.csv",
+        CYCLE,
+        ["--prior", "inf,1"],
+        2,
+        r"--prior: prior must be two finite positive numbers",
+    ),
+    "NaN confidence": ("t.csv", CYCLE, ["--confidence", "nan"], 2, r"--confidence: expected a"),
+    "NaN minimum": ("t.csv", CYCLE, ["--min-comparisons", "nan"], 2, r"expected a finite"),
+    # encodings
+    "cp1252 PrefLib": (
+        "e.soc",
+        (SOC.format(kind="soc", m=2) + "# ALTERNATIVE NAME 1: Café\n1: 1,2\n").encode("cp1252"),
+        [],
+        2,
+        r"e.soc:3: byte 0xE9 at column 26 is not UTF-8; save the file as UTF-8 \(e.g. iconv",
+    ),
+    "UTF-16 PrefLib": (
+        "e.soc",
+        (SOC.format(kind="soc", m=2) + "1: 1,2\n").encode("utf-16"),
+        [],
+        2,
+        r"e.soc: is UTF-16 text \(it starts with a UTF-16 byte-order mark\); save the file as",
+    ),
+    "PrefLib with a byte-order mark": (
+        "e.soc",
+        b"\xef\xbb\xbf" + (SOC.format(kind="soc", m=3) + "2: 1,2,3\n1: 3,1,2\n").encode(),
+        ["--resamples", "20"],
+        0,
+        None,
+    ),
+    "CSV with a byte-order mark": (
+        "e.csv",
+        b"\xef\xbb\xbf" + CYCLE.encode(),
+        ["--resamples", "20"],
+        0,
+        None,
+    ),
+    "Latin-1 log": (
+        "e.csv",
+        "first,second,outcome\na,b,1\n\xe9,c,1\n".encode("latin-1"),
+        [],
+        2,
+        r"e.csv:3: byte 0xE9 at column 1 is not UTF-8",
+    ),
+    "NUL byte": (
+        "e.csv",
+        b"first,second,outcome\na,b\x00,1\n",
+        [],
+        2,
+        r"e.csv:2: holds a NUL byte; this is a binary file, expected text",
+    ),
+    # no report from nothing
+    "header only": (
+        "n.csv",
+        "first,second,outcome\n",
+        [],
+        2,
+        r"n.csv: no comparisons to analyse .*a winner needs two items compared",
+    ),
+    "one PrefLib alternative": (
+        "n.soc",
+        SOC.format(kind="soc", m=1) + "3: 1\n",
+        [],
+        2,
+        r"n.soc: no comparisons to analyse .*; its only item is '1'",
+    ),
+    "top 1": ("n.csv", CYCLE, ["--top", "1"], 2, r"n.csv: --top 1 keeps 1 item \('r'\)"),
+    "every row dropped": (
+        "n.csv",
+        "first,second,outcome\na,b,1\n",
+        ["--drop-if", "first=a"],
+        2,
+        r"no comparisons to analyse",
+    ),
+    "ties dropped leave nothing": (
+        "n.csv",
+        "first,second,outcome\na,b,tie\nb,c,tie\n",
+        ["--ties", "drop"],
+        2,
+        r"ties='drop': none of the 2 comparisons is left",
+    ),
+    "rare items dropped leave one": (
+        "n.csv",
+        "first,second,outcome\na,b,1\na,b,1\na,c,1\n",
+        ["--rare-items", "drop", "--min-comparisons", "3"],
+        2,
+        r"rare_items='drop': (only 'a' is|no items are) left of 3 items, and a winner needs at",
+    ),
+    "weight below the resampling unit": (
+        "n.csv",
+        "first,second,outcome,n\na,b,1,1e-300\nb,c,1,1\nc,a,1,1\n",
+        ["--weight", "n"],
+        2,
+        r"n.csv:2: weight 1e-300 is not a whole number of at least 1, and the bootstrap "
+        r"resamples whole comparisons",
+    ),
+    "fractional weight": (
+        "n.csv",
+        "first,second,outcome,n\na,b,1,2.5\n",
+        ["--weight", "n", "--method", "bootstrap"],
+        2,
+        r"n.csv:2: weight 2.5 is not a whole number",
+    ),
+    # options belong to a mode
+    "matrix option with a log": ("o.csv", CYCLE, ["--key", "PMat"], 2, r"--key applies to a"),
+    "tolerance with a log": ("o.csv", CYCLE, ["--tol", "0.1"], 2, r"--tol applies to a matrix"),
+    "context twice": (
+        "o.csv",
+        CYCLE,
+        ["--context", "first", "--context-per-file"],
+        2,
+        r"--context-per-file contradicts --context: choose one",
+    ),
+    "rows kept and dropped": (
+        "o.csv",
+        CYCLE,
+        ["--keep-all-rows", "--drop-if", "first=r"],
+        2,
+        r"--keep-all-rows contradicts --drop-if",
+    ),
+    "pairs without JSON": ("o.csv", CYCLE, ["--include-pairs"], 2, r"give --json too"),
+    "prior without posterior": (
+        "o.csv",
+        CYCLE,
+        ["--method", "bootstrap", "--prior", "2,2"],
+        2,
+        r"--prior is the Beta posterior's prior; --method bootstrap does not use it",
+    ),
+    "seed without resampling": ("o.csv", CYCLE, ["--method", "none", "--seed", "3"], 2, r"--seed"),
+    "PrefLib option with a table": (
+        "o.csv",
+        CYCLE,
+        ["--unranked", "below"],
+        2,
+        r"--unranked applies to PrefLib files, not to table logs",
+    ),
+    "table option with PrefLib": (
+        "o.soc",
+        SOC.format(kind="soc", m=2) + "1: 1,2\n",
+        ["--first", "a"],
+        2,
+        r"--first applies to table logs",
+    ),
+    "undeclared alternative name": (
+        "o.soc",
+        SOC.format(kind="soc", m=2) + "# ALTERNATIVE NAME 3: Ghost\n1: 1,2\n",
+        [],
+        2,
+        r"o.soc:3: ALTERNATIVE NAME of alternative 3, but the file declares NUMBER "
+        r"ALTERNATIVES: 2",
+    ),
+    "abbreviated option": ("o.csv", CYCLE, ["--res", "5"], 2, r"unrecognized arguments: --res"),
+    # names that print alike
+    "names differing by case and invisible characters": (
+        "s.csv",
+        "first,second,outcome\nAnn,Bob,1\nann,Bob,0\nAnn\u200b,Bob,1\nBob,Cy,1\nCy,ANN,1\n",
+        ["--resamples", "20"],
+        0,
+        r"warning: 1 group of item names that differ only by case, Unicode form, spacing or "
+        r"invisible characters: 'Ann' / 'ann' / 'Ann\\u200b' / 'ANN'; kept as different items",
+    ),
+    "names merged on request": (
+        "s.csv",
+        "first,second,outcome\nAnn,Bob,1\nann,Bob,0\nBob,Cy,1\nCy,ANN,1\n",
+        ["--resamples", "20", "--merge-similar-names"],
+        0,
+        r"each merged into its first name",
+    ),
+}
+
+
+def hostile(tmp_path, name, content, options):
+    path = tmp_path / name
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    try:
+        status = main_cli.main(["winners", "--pairs", str(path), *options])
+    except SystemExit as error:  # argparse refuses an option value
+        status = error.code
+    return path, status
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_hostile_input_gets_an_exit_status_and_one_line_saying_why(tmp_path, capsys, case):
+    name, content, options, expected, message = HOSTILE[case]
+    path, status = hostile(tmp_path, name, content, options)
+    out, err = capsys.readouterr()
+    assert status == expected, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    usage = [line for line in lines if not line.startswith("cdbandits winners: ")]
+    assert all(line.startswith(("usage:", " ", "cdbandits: error: ")) for line in usage), err
+    if expected == 0:
+        assert out.strip()
+        if message is not None:
+            assert any(re.search(message, line) for line in lines), err
+    else:
+        assert out == ""
+        assert re.search(message, lines[-1]), err
+        if "--" not in message[:3] and "argument" not in lines[-1]:
+            assert str(path.name) in lines[-1] or "--" in lines[-1] or "=" in lines[-1]
+
+
+def test_declared_alternatives_all_keeps_the_unranked_ones(tmp_path, capsys):
+    content = SOC.format(kind="soi", m=4) + "2: 1,2\n1: 2,1\n1: 3,1\n"
+    for choice, items in [("ranked", ["1", "2", "3"]), ("all", ["1", "2", "3", "4"])]:
+        _, status = hostile(
+            tmp_path,
+            "a.soi",
+            content,
+            ["--declared-alternatives", choice, "--method", "none", "--json"],
+        )
+        assert status == 0
+        assert sorted(json.loads(capsys.readouterr().out)["results"][0]["items"]) == items
+
+
+@pytest.mark.parametrize(
+    ("kind", "make", "message"),
+    [
+        ("directory", lambda path: path.mkdir(), "is a directory; expected a file"),
+        ("missing", lambda path: None, "no such file"),
+        ("pipe", lambda path: os.mkfifo(path), r"is a named pipe \(FIFO\), not a regular file"),
+        (
+            "loop",
+            lambda path: (
+                path.symlink_to(path.with_name("b")),
+                path.with_name("b").symlink_to(path),
+            ),
+            "is a symbolic link loop",
+        ),
+        (
+            "broken link",
+            lambda path: path.symlink_to(path.with_name("gone")),
+            "is a broken symbolic",
+        ),
+        ("not a directory", lambda path: None, "a part of the path is not a directory"),
+    ],
+)
+@pytest.mark.parametrize("suffix", [".csv", ".soc", ".parquet"])
+def test_unreadable_paths_are_named_as_what_they_are(tmp_path, capsys, kind, make, message, suffix):
+    path = tmp_path / f"a{suffix}"
+    if kind == "not a directory":
+        (tmp_path / "plain").write_text("x")
+        path = tmp_path / "plain" / f"a{suffix}"
+    make(path)
+    assert main_cli.main(["winners", "--pairs", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(f"cdbandits winners: {re.escape(str(path))}: {message}.*\n", err), err
+
+
+def test_a_device_is_named_as_a_device(capsys):
+    assert main_cli.main(["winners", "--pairs", "/dev/null"]) == 2
+    assert capsys.readouterr().err == "cdbandits winners: /dev/null: is a device, not a file\n"
+
+
+def command(*arguments):
+    return [sys.executable, "-m", "cdbandits.cli", "winners", *map(str, arguments)]
+
+
+@pytest.mark.parametrize("json_output", [[], ["--json"]])
+def test_a_full_disk_is_one_line_and_exit_2(cycle_log, json_output):
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run(
+            command("--pairs", cycle_log, "--resamples", "20", *json_output),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        "cdbandits winners: cannot write the report to standard output: No space left on device\n"
+    )
+
+
+def test_a_closed_pipe_ends_quietly(cycle_log):
+    process = subprocess.Popen(
+        command("--pairs", cycle_log, "--resamples", "20", "--json"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()  # the reader is gone before anything is written (| head -0)
+    assert process.stderr.read() == b""
+    assert process.wait(timeout=300) == 1
+
+
+def test_a_closed_standard_output_is_an_error_not_silence(cycle_log):
+    completed = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *command("--pairs", cycle_log, "--resamples", "20")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        "cdbandits winners: standard output is closed; the report cannot be written\n"
+    )
+
+
+def strict_json(text):
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_holds_no_nan_even_where_a_ranking_is_undefined(capsys, tmp_path):
+    path = tmp_path / "chain.csv"
+    path.write_text("first,second,outcome\na,b,1\nb,c,1\na,c,1\n")  # BT has no MLE
+    status, out, err = run(capsys, "--pairs", str(path), "--resamples", "20", "--json")
+    assert status == 0, err
+    rankings = strict_json(out)["results"][0]["rankings"]
+    assert all(row["bradley_terry_rank"] is None for row in rankings)
+
+
+def test_a_long_run_says_so_before_it_starts(tmp_path):
+    path = tmp_path / "ring.csv"
+    path.write_text(
+        "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 1500},1\n" for i in range(1500))
+    )
+    process = subprocess.Popen(
+        command("--pairs", path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        first = process.stderr.readline()
+    finally:
+        process.kill()
+        process.wait()
+    assert re.fullmatch(
+        r"cdbandits winners: (compiling the von Neumann solver.*|1 analysis of up to 1,500 items "
+        r"with 2 x 1,000 resamples may take about .* \(a rough estimate\); --top N, "
+        r"--resamples N or --method none make it shorter)\n",
+        first,
+    ), first
+
+
+def test_the_pairs_path_loads_no_numba_pandas_or_cvxpy(cycle_log):
+    code = (
+        "import sys; from cdbandits.cli import main; "
+        f"status = main(['winners', '--pairs', {str(cycle_log)!r}, '--json']); "
+        "print(status, sorted(m for m in ('numba', 'pandas', 'cvxpy', 'cdbandits.batched', "
+        "'scipy.optimize') if m in sys.modules), file=sys.stderr)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert completed.stderr.splitlines()[-1] == "0 []", completed.stderr
+    assert strict_json(completed.stdout)["results"][0]["K"] == 4
+
+
+ANALYSIS_OPTIONS = st.sampled_from(
+    [
+        ["--method", "none"],
+        ["--method", "bootstrap", "--resamples", "3"],
+        ["--method", "posterior", "--resamples", "3"],
+        ["--resamples", "3", "--ties", "drop", "--unobserved", "drop-items"],
+        ["--resamples", "3", "--rare-items", "drop", "--top", "2"],
+        ["--method", "none", "--merge-similar-names", "--unobserved", "error"],
+    ]
+)
+
+
+def check_no_traceback(tmp_path_factory, file, analysis):
+    name, content, options = file
+    path = tmp_path_factory.mktemp("hostile") / name
+    path.write_bytes(content)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            status = main_cli.main(["winners", "--pairs", str(path), "--json", *options, *analysis])
+        except SystemExit as error:
+            status = error.code
+    lines = stderr.getvalue().splitlines()
+    event(f"exit status {status}")
+    assert status in (0, 2, 3), stderr.getvalue()
+    if status == 0:
+        assert strict_json(stdout.getvalue())["results"]
+    else:
+        assert stdout.getvalue() == ""
+        assert lines[-1].startswith(("cdbandits winners: ", "cdbandits: error: ")), lines
+        assert "warning" not in lines[-1]
+
+
+@given(file=log_files(), analysis=ANALYSIS_OPTIONS)
+def test_any_log_gets_a_report_or_one_line_saying_why(tmp_path_factory, file, analysis):
+    check_no_traceback(tmp_path_factory, file, analysis)
+
+
+@given(file=preflib_files(), analysis=ANALYSIS_OPTIONS)
+def test_any_preflib_file_gets_a_report_or_one_line_saying_why(tmp_path_factory, file, analysis):
+    check_no_traceback(tmp_path_factory, file, analysis)
+
+
+LIMIT_BYTES = 2**30
+
+
+def run_limited(arguments, limit=LIMIT_BYTES, timeout=120):
+    """Run the command with at most ``limit`` bytes of address space; (status, stderr)."""
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    process = subprocess.Popen(
+        command(*arguments),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=limit_memory,
+    )
+    try:
+        stderr = process.communicate(timeout=timeout)[1].decode()
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"still running after {timeout} s: {arguments}")
+    return process.returncode, stderr
+
+
+@pytest.mark.parametrize("case", CRAFTED)
+def test_small_files_asking_for_much_answer_at_once_within_a_gigabyte(tmp_path, case):
+    name, content, options, expected = CRAFTED[case]
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert len(content) <= 2**20
+    arguments = [path, *options] if path.suffix in (".npy", ".npz") else ["--pairs", path, *options]
+    status, stderr = run_limited(arguments)
+    assert status == expected, stderr
+    assert "Traceback" not in stderr and "MemoryError" not in stderr
+    assert "ran out of memory" not in stderr
+    assert stderr.splitlines()[-1].startswith("cdbandits winners: "), stderr

@@ -118,3 +118,24 @@ def test_no_items_left_is_an_error():
     log = make_log(["a", "b"], [("a", "b", FIRST_WINS)])
     with pytest.warns(ComparisonDataWarning), pytest.raises(ComparisonLogError, match="no items"):
         apply_policy(log, CountPolicy(rare_items="drop", min_comparisons=5))
+
+
+@pytest.mark.parametrize(
+    ("records", "policy", "message"),
+    [
+        (
+            [("a", "b", TIE), ("b", "c", TIE)],
+            CountPolicy(ties="drop"),
+            "ties='drop': none of the 2",
+        ),
+        (
+            [("a", "b", FIRST_WINS), ("a", "b", FIRST_WINS), ("a", "c", FIRST_WINS)],
+            CountPolicy(rare_items="drop", min_comparisons=3),
+            "rare_items='drop': no items are left of 3 items, and a winner needs at least two",
+        ),
+    ],
+)
+def test_a_choice_that_leaves_nothing_to_compare_is_named(records, policy, message):
+    log = make_log(["a", "b", "c"], records)
+    with pytest.warns(ComparisonDataWarning), pytest.raises(ComparisonLogError, match=message):
+        apply_policy(log, policy)

@@ -3,6 +3,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hostile_files import log_files
+from hypothesis import given
 
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.logs import LOG_PRESETS, LogSpec, read_log, read_logs, table_format
@@ -144,7 +146,9 @@ def test_unreadable_files_give_errors_not_tracebacks(tmp_path):
     with pytest.raises(ComparisonLogError, match="ragged.csv:3: 5 fields, expected 3"):
         read_log(tmp_path / "ragged.csv")
     write(tmp_path / "quote.csv", 'first,second,outcome\na,"b,1\n')
-    with pytest.raises(ComparisonLogError, match="quote.csv:2: cannot read as CSV: unexpected end of data"):
+    with pytest.raises(
+        ComparisonLogError, match="quote.csv:2: cannot read as CSV: unexpected end of data"
+    ):
         read_log(tmp_path / "quote.csv")
     (tmp_path / "binary.parquet").write_bytes(b"not parquet")
     with pytest.raises(ComparisonLogError, match="binary.parquet: cannot read as Parquet"):
@@ -204,3 +208,65 @@ def test_trec_dl_preset_on_the_real_judgments(data_mirror):
     same_pair = [row for row in topic if {row[1], row[2]} == {a, b}]
     assert counts.wins[i, j] == sum(row[3] == a for row in same_pair)
     assert counts.comparisons[i, j] == len(same_pair)
+
+
+def test_utf8_with_a_byte_order_mark_and_what_is_not_utf8(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_bytes(b"\xef\xbb\xbffirst,second,outcome\r\na,b,1\r\n")
+    assert read_log(path).items == ("a", "b")
+    path.write_bytes("first,second,outcome\na,b,1\nb,Zoë,1\n".encode("cp1252"))
+    with pytest.raises(ComparisonLogError, match=re.escape(f"{path}:3: byte 0xEB at column 5")):
+        read_log(path)
+    path.write_bytes(b"first,second,outcome\na,b\x00,1\n")
+    with pytest.raises(ComparisonLogError, match=re.escape(f"{path}:2: holds a NUL byte")):
+        read_log(path)
+
+
+def test_the_record_limit_counts_every_file(tmp_path):
+    one = write(tmp_path / "one.csv", "first,second,outcome\n" + "a,b,1\n" * 6)
+    two = write(tmp_path / "two.txt", "first second outcome\n" + "a b 1\n" * 6)
+    assert read_logs([one, two], max_records=12).n_records == 12
+    with pytest.raises(ComparisonLogError, match=r"two.txt: the log holds more than 11 comp"):
+        read_logs([one, two], max_records=11)
+    frame = pd.DataFrame({"first": ["a"] * 3, "second": ["b"] * 3, "outcome": [1] * 3})
+    frame.to_parquet(tmp_path / "three.parquet")
+    with pytest.raises(ComparisonLogError, match=r"three.parquet: the log holds more than 2"):
+        read_log(tmp_path / "three.parquet", max_records=2)
+
+
+@pytest.mark.parametrize(
+    ("weight", "message"),
+    [
+        ("1e19", "is larger than 2\\*\\*53"),
+        ("9007199254740993", "is larger than 2\\*\\*53"),
+        ("nan", "is not a positive number"),
+        ("1_0", None),
+    ],
+)
+def test_weights_beyond_exact_counts_are_refused(tmp_path, weight, message):
+    path = write(tmp_path / "w.csv", f"first,second,outcome,n\na,b,1,{weight}\n")
+    if message is None:
+        assert read_log(path, LogSpec(weight="n")).weight.tolist() == [10.0]
+        return
+    with pytest.raises(
+        ComparisonLogError, match=f"w.csv:2: column 'n': weight '{weight}' {message}"
+    ):
+        read_log(path, LogSpec(weight="n"))
+
+
+def test_a_header_only_log_is_empty(tmp_path):
+    log = read_log(write(tmp_path / "h.csv", "first,second,outcome\n"))
+    assert log.n_records == 0 and log.items == ()
+
+
+@given(file=log_files())
+def test_any_log_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, file):
+    name, content, options = file
+    path = tmp_path_factory.mktemp("log") / name
+    path.write_bytes(content)
+    try:
+        log = read_log(path, LogSpec(weight="n" if options else None))
+    except ComparisonLogError as error:
+        assert str(error).startswith(str(path))
+    else:
+        assert log.n_records <= content.count(b"\n")

@@ -1,12 +1,15 @@
 import itertools
 import re
+import warnings
 
 import numpy as np
 import pytest
+from hostile_files import preflib_files
+from hypothesis import given
 
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.preflib import election_log, pairwise_margins, read_preflib
-from cdbandits.comparisons.records import ComparisonLogError
+from cdbandits.comparisons.records import ComparisonDataWarning, ComparisonLogError
 from cdbandits.winners import condorcet_winner
 
 HEADER = """# FILE NAME: test
@@ -147,3 +150,119 @@ def test_condorcet_winners_match_the_folder_readme(data_mirror):
             found.setdefault(path.parent.name, []).append(condorcet_winner(P) is not None)
     assert (sum(found["00006-skate"]), len(found["00006-skate"])) == (20, 20)
     assert (sum(found["00052-f1seasons"]), len(found["00052-f1seasons"])) == (50, 67)
+
+
+def preflib_text(kind, m, body, names=""):
+    return f"# DATA TYPE: {kind}\n# NUMBER ALTERNATIVES: {m}\n{names}{body}"
+
+
+def test_items_are_the_ranked_alternatives_and_the_others_are_reported(tmp_path):
+    path = tmp_path / "few.soi"
+    path.write_text(preflib_text("soi", 10**9, "2: 5,2\n1: 2,7\n"))
+    election = read_preflib(path)
+    assert election.n_alternatives == 10**9 and election.ranked_alternatives().tolist() == [1, 4, 6]
+    with pytest.warns(ComparisonDataWarning, match="999,999,997 of 1,000,000,000 declared"):
+        log = election_log(election)
+    assert log.items == ("2", "5", "7")
+    counts = count_pairs(log)
+    assert counts.wins[1, 0] == 2 and counts.wins[0, 2] == 1
+    below = count_pairs(election_log(election, "below"))  # unranked: the other ranked ones
+    assert below.wins[0, 2] == 1 + 2 and below.wins[1, 2] == 2
+    small = tmp_path / "small.soi"
+    small.write_text(preflib_text("soi", 4, "2: 1,2\n"))
+    assert election_log(read_preflib(small), alternatives="all").items == ("1", "2", "3", "4")
+    with pytest.raises(ComparisonLogError, match="declares 1,000,000,000 alternatives"):
+        election_log(election, alternatives="all")
+
+
+def test_the_comparisons_are_counted_before_they_are_built(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "full.soc"
+    order = ",".join(map(str, range(1, 3001)))
+    path.write_text(preflib_text("soc", 3000, f"1: {order}\n2: {order}\n"))
+    election = read_preflib(path)
+    tracemalloc.start()
+    try:
+        with pytest.raises(
+            ComparisonLogError,
+            match=r"the 2 orders over 3,000 alternatives stand for 8,997,000 pairwise "
+            r"comparisons, more than the limit of 5,000,000",
+        ):
+            election_log(election)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    assert election_log(election, max_records=9_000_000).n_records == 8_997_000
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            preflib_text("soc", 2, "99999999999999999999: 1,2\n"),
+            r":3: count 9+ is larger than 2\*\*53",
+        ),
+        (
+            preflib_text("soc", 2, "9007199254740993: 1,2\n"),
+            r":3: count 9007199254740993 is larger",
+        ),
+        (
+            preflib_text("soc", 2, "1: 1,2\n", "# ALTERNATIVE NAME 5: E\n"),
+            r":3: ALTERNATIVE NAME of",
+        ),
+        (
+            preflib_text("soi", 3, "1: 1,99999999999999999999999\n"),
+            r"alternative 9+ is not among 1..3",
+        ),
+        (preflib_text("soi", 3, "1: 1," + " " * 10_000 + "x\n"), r":3: cannot read the order"),
+        (preflib_text("soi", "x", "1: 1\n"), "no valid '# NUMBER ALTERNATIVES: m' header"),
+    ],
+)
+def test_numbers_out_of_range_and_undeclared_names(tmp_path, content, message):
+    path = tmp_path / "e.soi"
+    path.write_text(content)
+    with pytest.raises(ComparisonLogError, match=re.escape(str(path)) + ".*" + message):
+        read_preflib(path)
+
+
+def test_encodings(tmp_path):
+    path = tmp_path / "e.soc"
+    text = preflib_text("soc", 2, "1: 1,2\n", "# ALTERNATIVE NAME 1: Zoë\n")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert read_preflib(path).alternatives == ("Zoë", "2")
+    path.write_bytes(text.encode("cp1252"))
+    with pytest.raises(ComparisonLogError, match=re.escape(f"{path}:3: byte 0xEB at column 25")):
+        read_preflib(path)
+    path.write_bytes(text.encode("utf-16"))
+    with pytest.raises(ComparisonLogError, match="is UTF-16 text"):
+        read_preflib(path)
+    path.write_bytes(text.replace("Zoë", "Zo\0").encode())
+    with pytest.raises(ComparisonLogError, match=re.escape(f"{path}:3: holds a NUL byte")):
+        read_preflib(path)
+
+
+def test_repeated_names_are_told_apart_among_the_items_only(tmp_path):
+    path = tmp_path / "names.soi"
+    names = "".join(f"# ALTERNATIVE NAME {i}: Same\n" for i in range(1, 30_001))
+    path.write_text(preflib_text("soi", 30_000, "1: 1,2\n", names))
+    election = read_preflib(path)
+    assert election_log(election).items == ("Same (#1)", "Same (#2)")
+    assert election.alternative_names([29_999]) == ("Same",)
+    assert len(set(election.alternatives)) == 30_000
+
+
+@given(file=preflib_files())
+def test_any_preflib_file_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, file):
+    name, content, _ = file
+    path = tmp_path_factory.mktemp("preflib") / name
+    path.write_bytes(content)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ComparisonDataWarning)
+            log = election_log(read_preflib(path))
+    except ComparisonLogError as error:
+        assert str(error).startswith(str(path))
+    else:
+        assert len(log.items) <= read_preflib(path).n_alternatives

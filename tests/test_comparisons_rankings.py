@@ -1,7 +1,11 @@
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy.optimize import minimize
+from scipy.sparse.csgraph import connected_components
 
+from cdbandits.comparisons import rankings
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.rankings import (
     BradleyTerryError,
@@ -113,3 +117,24 @@ def test_rankings_table_warns_when_bradley_terry_is_undefined():
     assert table["bradley_terry_log_strength"].isna().all()
     assert table["bradley_terry_rank"].isna().all()
     assert rankings_table(counts, bt_pseudo_count=1.0)["bradley_terry_rank"].notna().all()
+
+
+@given(st.integers(1, 8), st.floats(0.0, 0.6), st.integers(0, 2**32 - 1))
+def test_strong_connectivity_agrees_with_scipy(k, density, seed):
+    edges = np.random.default_rng(seed).uniform(size=(k, k)) < density
+    components = connected_components(edges, directed=True, connection="strong")[0]
+    assert rankings._strongly_connected(edges) == (components == 1)
+
+
+def test_a_bradley_terry_fit_that_does_not_converge_is_left_out_with_a_warning(monkeypatch):
+    wins = np.array([[0, 8, 2], [2, 0, 7], [8, 3, 0]], dtype=float)
+    counts = count_pairs(log_from_counts(["a", "b", "c"], wins))
+    fit = rankings.bradley_terry
+
+    monkeypatch.setattr(rankings, "bradley_terry", lambda *a, **kw: fit(*a, **kw, max_iterations=2))
+    with pytest.warns(
+        ComparisonDataWarning, match="Bradley-Terry ranking left out: .*did not converge"
+    ):
+        columns = rankings.ranking_columns(counts)
+    assert columns["bradley_terry_rank"] == [None, None, None]
+    assert columns["item"] == rankings_table(counts)["item"].tolist()

@@ -13,6 +13,10 @@ from cdbandits.comparisons.records import (
     RecordOrigins,
     concatenate_logs,
     log_from_counts,
+    merge_similar_items,
+    name_key,
+    require_whole_weights,
+    similar_item_names,
 )
 
 
@@ -146,3 +150,43 @@ def test_counts_of_a_concatenation_are_the_sum_of_the_parts(rows, cut):
     assert merged.items == tuple(names)
     np.testing.assert_array_equal(merged.wins, count_pairs(whole).wins)
     np.testing.assert_array_equal(merged.ties, count_pairs(whole).ties)
+
+
+def test_weights_and_their_total_stay_exact_counts():
+    with pytest.raises(
+        ComparisonLogError, match=r"test.csv:2: weight 1e\+19 is larger than 2\*\*53"
+    ):
+        make_log(["a", "b"], [("a", "b", FIRST_WINS)], weights=[1e19])
+    with pytest.raises(ComparisonLogError, match="the weights add up to 1.8e\\+16 comparisons"):
+        make_log(["a", "b"], [("a", "b", FIRST_WINS)] * 2, weights=[9e15, 9e15])
+    # A group counts once: two records of one group of weight 6e15 are 6e15 groups.
+    grouped = make_log(["a", "b"], [("a", "b", FIRST_WINS)] * 2, weights=[6e15] * 2, group=[0, 0])
+    assert grouped.unit_weights().tolist() == [6e15]
+    with pytest.raises(ComparisonLogError, match="add up to 1.2e\\+16 groups"):
+        make_log(["a", "b"], [("a", "b", FIRST_WINS)] * 2, weights=[6e15] * 2, group=[0, 1])
+
+
+def test_whole_weights_for_the_bootstrap_name_the_first_other_record():
+    log = make_log(["a", "b"], [("a", "b", FIRST_WINS)] * 3, weights=[2, 1e-300, 0.5])
+    with pytest.raises(ComparisonLogError, match=r"test.csv:3: weight 1e-300 is not a whole num"):
+        require_whole_weights(log, "why")
+    require_whole_weights(make_log(["a", "b"], [("a", "b", TIE)], weights=[7]), "why")
+
+
+def test_names_that_print_alike_are_found_and_merged():
+    names = ["Ann", "ann", "Ann\u200b", " Bob", "Bob  Lee", "bob lee", "Cy", "ﬁ", "fi"]
+    assert name_key("Ann\u200b") == name_key("ANN") == "ann"
+    assert similar_item_names(names) == [
+        ("Ann", "ann", "Ann\u200b"),
+        ("Bob  Lee", "bob lee"),
+        ("ﬁ", "fi"),
+    ]
+    log = make_log(
+        ["Ann", "Bob", "ann", "Cy"],
+        [("Ann", "Bob", FIRST_WINS), ("ann", "Cy", SECOND_WINS), ("Bob", "ann", TIE)],
+    )
+    merged = merge_similar_items(log)
+    assert merged.items == ("Ann", "Bob", "Cy")
+    assert count_pairs(merged).wins.tolist() == [[0, 1.5, 0], [0.5, 0, 0], [1, 0, 0]]
+    with pytest.raises(ComparisonLogError, match="test.csv:2: item 'Ann' is compared with itself"):
+        merge_similar_items(make_log(["Ann", "ann"], [("Ann", "ann", FIRST_WINS)]))

@@ -5,6 +5,8 @@ import zipfile
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cdbandits.matrix_io import MatrixFileError, load_matrix
 
@@ -237,3 +239,46 @@ def test_paths_that_are_not_readable_files(tmp_path):
         pytest.skip("running as a user who can read any file")
     with pytest.raises(MatrixFileError, match=r"locked.csv: permission denied \(cannot read it\)"):
         load_matrix(locked)
+
+
+def test_a_compressed_array_is_refused_by_its_header_before_it_is_inflated(tmp_path):
+    import tracemalloc
+
+    stream = io.BytesIO()
+    np.savez_compressed(stream, PMat=np.zeros((3000, 3000)))  # 72 MB inflated, 70 kB stored
+    (tmp_path / "big.npz").write_bytes(stream.getvalue())
+    tracemalloc.start()
+    try:
+        with pytest.raises(MatrixFileError, match=r"a 3000 x 3000 matrix has more than 2000 arms"):
+            load_matrix(tmp_path / "big.npz")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20  # never read the 72 MB
+    assert load_matrix(tmp_path / "big.npz", max_arms=3000).shape == (3000, 3000)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("m.npy", b"", "is empty"),
+        ("m.csv", b"0.5,0.5,0.5\n" * 3, r"a 3 x 3 matrix has more than 2 arms"),
+        ("m.csv", b"#" * 70_000, r"kB of text is more than a matrix of at most 2 arms takes"),
+    ],
+)
+def test_the_arm_limit_of_every_format(tmp_path, name, content, message):
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(MatrixFileError, match=message):
+        load_matrix(tmp_path / name, max_arms=2)
+
+
+@given(content=st.binary(max_size=300), suffix=st.sampled_from([".csv", ".npy", ".npz"]))
+def test_any_bytes_give_a_matrix_or_the_readers_own_error(tmp_path_factory, content, suffix):
+    path = tmp_path_factory.mktemp("bytes") / f"m{suffix}"
+    path.write_bytes(content)
+    try:
+        matrix = load_matrix(path)
+    except MatrixFileError as error:
+        assert str(error).startswith(str(path))
+    else:
+        assert matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1] >= 1

@@ -355,3 +355,23 @@ def test_markdown_table_reports_each_winner_of_the_worked_example_and_of_a_cycle
     # w P = 0 on the cycle gives w proportional to (0.2, 0.6, 0.2)
     assert "| none | 0, 1, 2 (1 of 2) |" in rows["cycle"]
     assert "| 0: 0.2000, 1: 0.6000, 2: 0.2000 (" in rows["cycle"]
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([2.0, -1.0, 0.0], "distribution"),
+        ([0.5, 0.5], r"shape \(3,\)"),
+        ([0.5, 0.5, 0.5], "distribution"),
+        ([np.nan, 0.5, 0.5], "distribution"),
+        ([[1.0, 0.0, 0.0]], r"shape \(3,\)"),
+    ],
+)
+def test_exploitability_refuses_what_is_not_a_distribution_over_the_arms(weights, message):
+    rps = np.array([[0.0, 1.0, -1.0], [-1.0, 0.0, 1.0], [1.0, -1.0, 0.0]])
+    with pytest.raises(ValueError, match=message):
+        exploitability(rps, weights)
+    assert exploitability(rps, [1 / 3, 1 / 3, 1 / 3]) == pytest.approx(0.0, abs=1e-15)
+    assert exploitability(rps, [1.0, 0.0, 0.0]) == -1.0
+    with pytest.raises(ValueError, match="square"):
+        exploitability(rps[:2], [1.0, 0.0, 0.0])

@@ -68,7 +68,7 @@ def _discard(stream: Any) -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, stream.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # not a file descriptor: nothing to flush
         pass
 
 

@@ -116,13 +116,17 @@ def load_matrix(
             data = stream.read()
     except OSError as error:
         raise MatrixFileError(f"{path}: cannot read the file: {error.strerror}") from None
-    return _read_text(data, str(path))
+    matrix = _read_text(data, str(path))
+    if matrix.shape[0] > max_arms:
+        raise _too_large(str(path), matrix.shape, max_arms)
+    return matrix
 
 
 def _too_large(where: str, shape: tuple[int, ...], max_arms: int) -> MatrixFileError:
     k = shape[0]
     return MatrixFileError(
-        f"{where}: a {k} x {k} matrix has more than {max_arms} arms, the limit; its winners "
+        f"{where}: a {k} x {k} matrix has more than {max_arms} arm{'s' if max_arms > 1 else ''}, "
+        "the limit; its winners "
         f"would need about {format_bytes(matrix_bytes(k))} of memory (--max-items {k} "
         "raises the limit)"
     )

@@ -420,14 +420,14 @@ def option_conflicts(arguments: argparse.Namespace, preflib: Sequence[bool] = ()
             if dest in given:
                 return f"{option} applies to PrefLib files, not to table logs"
     pairs_of_options = [
-        ("context_per_file", "context", "contradicts", "choose one"),
-        ("keep_all_rows", "drop_if", "contradicts", "(it drops no rows)"),
+        ("context_per_file", "context", "contradicts", ": choose one"),
+        ("keep_all_rows", "drop_if", "contradicts", " (it drops no rows)"),
         ("first_always_wins", "outcome_values", "leaves no outcome column for", ""),
     ]
     names = {**TABLE_OPTIONS, **_ANALYSIS_OPTIONS}
     for one, other, verb, note in pairs_of_options:
         if one in given and other in given:
-            return f"{names[one]} {verb} {names[other]}" + (f" {note}" if note else "")
+            return f"{names[one]} {verb} {names[other]}{note}"
     json = bool(getattr(arguments, "json", False))
     if "include_pairs" in given and not json:
         return "--include-pairs adds the pairs to the JSON output: give --json too"

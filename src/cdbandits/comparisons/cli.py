@@ -435,18 +435,14 @@ def _similar_names(log: ComparisonLog, merge: bool) -> ComparisonLog:
         return log
     shown = "; ".join(" / ".join(ascii(name) for name in group) for group in groups[:5])
     more = f" and {len(groups) - 5} more groups" if len(groups) > 5 else ""
-    if merge:
-        warn(
-            f"{len(groups)} groups of item names differ only by case, Unicode form, spacing or "
-            f"invisible characters: {shown}{more}; each merged into its first name "
-            "(--merge-similar-names)"
-        )
-        return merge_similar_items(log)
-    warn(
-        f"{len(groups)} groups of item names differ only by case, Unicode form, spacing or "
-        f"invisible characters and are kept as different items: {shown}{more}; "
-        "--merge-similar-names merges them"
+    what = (
+        f"{len(groups)} group{'s' if len(groups) > 1 else ''} of item names that differ only "
+        f"by case, Unicode form, spacing or invisible characters: {shown}{more}"
     )
+    if merge:
+        warn(f"{what}; each merged into its first name (--merge-similar-names)")
+        return merge_similar_items(log)
+    warn(f"{what}; kept as different items (--merge-similar-names merges them)")
     return log
 
 
@@ -457,8 +453,10 @@ def _analyse(arguments: argparse.Namespace) -> tuple[ComparisonLog, list, Any]:
     settings = analysis_settings(arguments)
     log = _similar_names(read_pairs(arguments), arguments.merge_similar_names)
     if log.n_records == 0:
+        items = f"; its only item is {log.items[0]!r}" if len(log.items) == 1 else ""
         raise ComparisonLogError(
-            f"{_sources(log)}: no comparisons to analyse (no data rows, or every row dropped)"
+            f"{_sources(log)}: no comparisons to analyse (no data rows, every row dropped, or "
+            f"nothing ranked against anything){items}; a winner needs two items compared"
         )
     if "bootstrap" in settings.methods:
         require_whole_weights(

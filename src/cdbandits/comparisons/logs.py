@@ -218,7 +218,9 @@ class _LogBuilder:
                 f"weight {text!r} is not a positive number (a weight is the number of "
                 "identical comparisons the row stands for)",
             )
-        if value > MAX_WEIGHT:
+        digits = text.strip()
+        exact = digits.isascii() and digits.isdigit() and len(digits) <= 20
+        if value > MAX_WEIGHT or (exact and int(digits) > MAX_WEIGHT):
             raise self.fail(
                 column,
                 f"weight {text!r} is larger than 2**53 = {MAX_WEIGHT:,}, the largest count "

@@ -193,7 +193,8 @@ def bradley_terry(
 def ranking_columns(counts: PairCounts, *, bt_pseudo_count: float = 0.0) -> dict[str, list[Any]]:
     """The columns of :func:`rankings_table` as lists of Python values, rows sorted alike.
 
-    A Bradley–Terry column left out (the plain MLE does not exist) holds ``None``.
+    A Bradley–Terry column left out (the plain MLE does not exist, or the MM iteration
+    does not converge) holds ``None``.
     """
     P = counts.skew_matrix()
     ml_rank, ml_weight = iterated_maximal_lotteries(P)
@@ -203,7 +204,7 @@ def ranking_columns(counts: PairCounts, *, bt_pseudo_count: float = 0.0) -> dict
         fit = bradley_terry(counts.wins, pseudo_count=bt_pseudo_count)
         bt_score: list[Any] = fit.log_strength.tolist()
         bt_rank: list[Any] = competition_ranks(fit.log_strength).tolist()
-    except BradleyTerryError as error:
+    except (BradleyTerryError, RuntimeError) as error:  # no MLE, or MM did not converge
         warn(f"Bradley-Terry ranking left out: {error}")
         bt_score = bt_rank = [None] * len(counts.items)
     columns: dict[str, list[Any]] = {
