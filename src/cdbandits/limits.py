@@ -27,6 +27,7 @@ from __future__ import annotations
 
 __all__ = [
     "BYTES_PER_RECORD",
+    "CHUNK_BYTES",
     "DENSE_ARRAYS",
     "LONG_RUN_SECONDS",
     "MATRIX_ARRAYS",
@@ -61,19 +62,24 @@ MAX_RESAMPLED_BYTES = 2**30
 #: integer up to which every integer is a float64.
 MAX_WEIGHT = 2**53
 
-#: ``K x K`` float64 arrays alive at once in the analysis of one context (measured at the
-#: peak, resampling included, with the default chunk of resamples).
-DENSE_ARRAYS = 32
+#: ``K x K`` float64 arrays alive at once in the analysis of one context, besides the chunk
+#: of resamples (measured: the peak grows by about 16 such arrays from 300 to 600 items).
+DENSE_ARRAYS = 16
+
+#: Working memory of a chunk of resamples (measured: about 0.2 GB with the default
+#: :data:`cdbandits.comparisons.uncertainty.CHUNK_ENTRIES`, whatever the number of items).
+CHUNK_BYTES = 200_000_000
 
 #: ``K x K`` float64 arrays alive at once while the winners of a matrix file are computed.
 MATRIX_ARRAYS = 8
 
-#: Bytes per comparison record (items, outcome, weight, group, context and origin).
-BYTES_PER_RECORD = 64
+#: Bytes per comparison record (items, outcome, weight, group, context and origin; measured
+#: at the peak of reading a million rows).
+BYTES_PER_RECORD = 72
 
-#: Seconds of one von Neumann winner of ``K`` items, over ``K**3`` (measured on the
-#: resampled matrices of random logs; the interior point method dominates).
-SECONDS_PER_CUBED_ITEM = 5e-8
+#: Seconds of one von Neumann winner of ``K`` items, over ``K**3`` (measured on one core on the
+#: analyses of synthetic logs of 100 and 200 items, whose solves take most of the time).
+SECONDS_PER_CUBED_ITEM = 2e-8
 
 #: Runs estimated to take longer print the estimate first (and show progress).
 LONG_RUN_SECONDS = 10.0
@@ -96,7 +102,8 @@ def resampled_bytes(items: int, resamples: int, methods: int) -> int:
 
 def analysis_bytes(items: int, resamples: int, methods: int) -> int:
     """Memory of the analysis of one context of ``items`` items."""
-    return DENSE_ARRAYS * items * items * 8 + resampled_bytes(items, resamples, methods)
+    dense = DENSE_ARRAYS * items * items * 8
+    return dense + (CHUNK_BYTES if methods else 0) + resampled_bytes(items, resamples, methods)
 
 
 def analysis_seconds(items: int, resamples: int, methods: int) -> float:
