@@ -789,3 +789,37 @@ def test_small_files_asking_for_much_answer_at_once_within_a_gigabyte(tmp_path, 
     assert "Traceback" not in stderr and "MemoryError" not in stderr
     assert "ran out of memory" not in stderr
     assert stderr.splitlines()[-1].startswith("cdbandits winners: "), stderr
+
+
+def first_error_line(arguments, **environment):
+    """The first line the command writes on standard error; the command is stopped there."""
+    process = subprocess.Popen(
+        command(*arguments),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **environment},
+    )
+    try:
+        return process.stderr.readline()
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize("pairs", [True, False])
+def test_a_first_compilation_is_announced_before_it_starts(tmp_path, pairs):
+    path = tmp_path / ("ring.csv" if pairs else "m.npy")
+    if pairs:  # ten items: the resamples go to the compiled kernel
+        path.write_text(
+            "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 10},1\n" for i in range(10))
+        )
+        arguments = ["--pairs", path, "--resamples", "5"]
+    else:
+        np.save(path, np.zeros((3, 3)))
+        arguments = [path, "--engine", "compiled"]
+    line = first_error_line(arguments, NUMBA_CACHE_DIR=str(tmp_path / "empty-cache"))
+    assert line == (
+        "cdbandits winners: compiling the von Neumann solver for this machine; the first run "
+        "after installation takes about a minute for it, later runs load it from the cache\n"
+    )

@@ -208,3 +208,11 @@ def test_summary_table_and_dict():
         )
     with pytest.raises(ValueError, match="method must be one of"):
         resampled_distribution(log, "jackknife", np.full(4, 0.25), 3, np.random.default_rng(0))
+
+
+def test_the_bootstrap_refuses_units_lighter_than_one_comparison():
+    # A weight of 1e-300 rounds to 0 comparisons: the bootstrap would never draw it while it
+    # decides the point estimate of its pair.
+    log = make_log(["a", "b", "c"], [("a", "b", FIRST_WINS), ("b", "c", FIRST_WINS)], [1e-300, 3])
+    with pytest.raises(ComparisonLogError, match="integer weights of at least 1, but a unit has"):
+        next(bootstrap_pair_wins(log, 5, np.random.default_rng(0)))

@@ -344,7 +344,7 @@ def require_whole_weights(log: ComparisonLog, why: str) -> None:
         comparisons"``.
     """
     weight = log.weight
-    bad = np.flatnonzero((weight < 1) | (weight != np.floor(weight)))
+    bad = np.flatnonzero(weight != np.floor(weight))  # positive: a whole number is at least 1
     if bad.size:
         row = int(bad[0])
         raise ComparisonLogError(
