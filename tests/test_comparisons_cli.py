@@ -6,6 +6,7 @@ import re
 import resource
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -800,9 +801,12 @@ def first_error_line(arguments, **environment):
         text=True,
         env={**os.environ, **environment},
     )
+    watchdog = threading.Timer(300, process.kill)  # a command that says nothing fails the test
+    watchdog.start()
     try:
         return process.stderr.readline()
     finally:
+        watchdog.cancel()
         process.kill()
         process.wait()
 

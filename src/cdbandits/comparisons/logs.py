@@ -119,11 +119,11 @@ class _LogBuilder:
     """The records of one file, built row by row (items numbered in order of appearance)."""
 
     def __init__(
-        self, path: Path, spec: LogSpec, header: Sequence[str], max_records: int, earlier: int
+        self, path: Path, spec: LogSpec, header: Sequence[str], max_records: int, read_before: int
     ):
         _missing_columns(path, header, spec)
         self.path, self.spec, self.max_records = path, spec, max_records
-        self.room = max_records - earlier
+        self.room = max_records - read_before
         column = {name: len(header) - 1 - index for index, name in enumerate(header[::-1])}
         self.column = {name: column[name] for name in spec.columns}  # first of repeated names
         self.rules = [(self.column[name], re.compile(pattern)) for name, pattern in spec.drop]
@@ -257,19 +257,22 @@ def _format_name(delimiter: str) -> str:
 
 
 def _read_delimited(
-    path: Path, spec: LogSpec, delimiter: str, max_records: int, earlier: int
+    path: Path, spec: LogSpec, delimiter: str, max_records: int, read_before: int
 ) -> _LogBuilder:
     reader = csv.reader(text_lines(path, ComparisonLogError), delimiter=delimiter, strict=True)
     builder = None
     width = len(spec.names) if spec.names is not None else 0
     if spec.names is not None:
-        builder = _LogBuilder(path, spec, spec.names, max_records, earlier)
+        builder = _LogBuilder(path, spec, spec.names, max_records, read_before)
     try:
         for record in reader:
             if not record or record == [""]:
                 continue
             if builder is None:
-                builder, width = _LogBuilder(path, spec, record, max_records, earlier), len(record)
+                builder, width = (
+                    _LogBuilder(path, spec, record, max_records, read_before),
+                    len(record),
+                )
                 continue
             if len(record) != width:
                 raise ComparisonLogError(
@@ -285,18 +288,18 @@ def _read_delimited(
     return builder
 
 
-def _read_whitespace(path: Path, spec: LogSpec, max_records: int, earlier: int) -> _LogBuilder:
+def _read_whitespace(path: Path, spec: LogSpec, max_records: int, read_before: int) -> _LogBuilder:
     builder = None
     names = list(spec.names) if spec.names is not None else None
     if names is not None:
-        builder = _LogBuilder(path, spec, names, max_records, earlier)
+        builder = _LogBuilder(path, spec, names, max_records, read_before)
     for number, line in enumerate(text_lines(path, ComparisonLogError), start=1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue
         if builder is None:
             names = fields
-            builder = _LogBuilder(path, spec, names, max_records, earlier)
+            builder = _LogBuilder(path, spec, names, max_records, read_before)
             continue
         if len(fields) != len(names):
             raise ComparisonLogError(
@@ -308,14 +311,14 @@ def _read_whitespace(path: Path, spec: LogSpec, max_records: int, earlier: int) 
     return builder
 
 
-def _read_parquet(path: Path, spec: LogSpec, max_records: int, earlier: int) -> _LogBuilder:
+def _read_parquet(path: Path, spec: LogSpec, max_records: int, read_before: int) -> _LogBuilder:
     import pyarrow.parquet as pq
 
     try:
         file = pq.ParquetFile(path)
         present = file.schema_arrow.names
         _missing_columns(path, present, spec)
-        if earlier + file.metadata.num_rows > max_records:
+        if read_before + file.metadata.num_rows > max_records:
             raise _too_many_records(path, max_records)
         table = file.read(columns=list(spec.columns))
     except (OSError, ValueError) as error:  # pyarrow raises ArrowInvalid, a ValueError
@@ -323,7 +326,7 @@ def _read_parquet(path: Path, spec: LogSpec, max_records: int, earlier: int) -> 
             raise
         raise ComparisonLogError(f"{path}: cannot read as Parquet: {error}") from None
     columns = list(spec.columns)
-    builder = _LogBuilder(path, spec, columns, max_records, earlier)
+    builder = _LogBuilder(path, spec, columns, max_records, read_before)
     values = [table.column(name).to_pylist() for name in columns]
     for row, fields in enumerate(zip(*values, strict=True), start=1):
         builder.where = f"{path}: row {row}"
@@ -335,22 +338,24 @@ def _read_parquet(path: Path, spec: LogSpec, max_records: int, earlier: int) -> 
 
 
 def _read_one(
-    path: Path, spec: LogSpec, max_records: int, earlier: int = 0
+    path: Path, spec: LogSpec, max_records: int, read_before: int = 0
 ) -> tuple[ComparisonLog, list[int], int]:
     """The log of one file, the rows each drop rule removed, and the rows before.
 
-    ``earlier`` records of other files count towards ``max_records``.
+    ``read_before`` records of the files read before count towards ``max_records``.
     """
     problem = path_problem(path)
     if problem is not None:
         raise ComparisonLogError(f"{path}: {problem}")
     kind = table_format(path, spec.format)
     if kind == "parquet":
-        builder = _read_parquet(path, spec, max_records, earlier)
+        builder = _read_parquet(path, spec, max_records, read_before)
     elif kind == "whitespace":
-        builder = _read_whitespace(path, spec, max_records, earlier)
+        builder = _read_whitespace(path, spec, max_records, read_before)
     else:
-        builder = _read_delimited(path, spec, "," if kind == "csv" else "\t", max_records, earlier)
+        builder = _read_delimited(
+            path, spec, "," if kind == "csv" else "\t", max_records, read_before
+        )
     log = builder.log("row" if kind == "parquet" else "line")
     return log, builder.dropped, builder.rows
 

@@ -9,7 +9,7 @@ gets the same solver):
 
 * at most :data:`ENUMERATION_MAX_K` items: all matrices at once in NumPy. Identical
   matrices (a bootstrap of a small log draws few distinct ones) are solved once. A
-  Condorcet winner is the unique vNW. Otherwise every odd-size support ``U`` is tried: the
+  Condorcet winner is the unique vNW. Otherwise the odd-size supports ``U`` are gone through: the
   equalizer system ``(S + 2)[U, U] y = 1`` of the scaled matrix ``S = P / max|P|`` gives the
   lottery ``w = y / sum(y)``, accepted when ``w > TIE_TOL`` on ``U``,
   ``(S.T @ w)[b] > TIE_TOL`` for every arm outside ``U`` and the certificate
