@@ -283,7 +283,7 @@ HOSTILE = {
         2,
         r"big.soc: the 2 orders over 3,000 alternatives stand for 8,997,000 pairwise "
         r"comparisons, more than the limit of 5,000,000 records in memory \(they would take "
-        r"about 576 MB\); --max-records raises it",
+        r"about [\d.]+ MB\); --max-records raises it",
     ),
     "records limit of a table": (
         "t.csv",

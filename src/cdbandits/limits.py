@@ -27,7 +27,8 @@ from __future__ import annotations
 
 __all__ = [
     "BYTES_PER_RECORD",
-    "CHUNK_BYTES",
+    "CHUNK_ARRAYS",
+    "CHUNK_ENTRIES",
     "DENSE_ARRAYS",
     "LONG_RUN_SECONDS",
     "MATRIX_ARRAYS",
@@ -62,13 +63,17 @@ MAX_RESAMPLED_BYTES = 2**30
 #: integer up to which every integer is a float64.
 MAX_WEIGHT = 2**53
 
-#: ``K x K`` float64 arrays alive at once in the analysis of one context, besides the chunk
-#: of resamples (measured: the peak grows by about 16 such arrays from 300 to 600 items).
+#: ``K x K`` float64 arrays alive at once in the analysis of one context, besides a chunk of
+#: resamples (measured: the peak grows by about 16 such arrays from 300 to 600 items).
 DENSE_ARRAYS = 16
 
-#: Working memory of a chunk of resamples (measured: about 0.2 GB with the default
-#: :data:`cdbandits.comparisons.uncertainty.CHUNK_ENTRIES`, whatever the number of items).
-CHUNK_BYTES = 200_000_000
+#: Matrix entries of the resampled matrices solved at once (a chunk of resamples; the
+#: resampling of :mod:`cdbandits.comparisons.uncertainty` works chunk by chunk).
+CHUNK_ENTRIES = 2_000_000
+
+#: Float64 arrays of a chunk's size alive at once while it is solved and summarised
+#: (measured: about 6 traced by Python, the rest in the compiled solver).
+CHUNK_ARRAYS = 12
 
 #: ``K x K`` float64 arrays alive at once while the winners of a matrix file are computed.
 MATRIX_ARRAYS = 8
@@ -102,8 +107,11 @@ def resampled_bytes(items: int, resamples: int, methods: int) -> int:
 
 def analysis_bytes(items: int, resamples: int, methods: int) -> int:
     """Memory of the analysis of one context of ``items`` items."""
-    dense = DENSE_ARRAYS * items * items * 8
-    return dense + (CHUNK_BYTES if methods else 0) + resampled_bytes(items, resamples, methods)
+    square = items * items
+    chunk = max(square, min(resamples * square, CHUNK_ENTRIES)) if methods else 0
+    return 8 * (DENSE_ARRAYS * square + CHUNK_ARRAYS * chunk) + resampled_bytes(
+        items, resamples, methods
+    )
 
 
 def analysis_seconds(items: int, resamples: int, methods: int) -> float:

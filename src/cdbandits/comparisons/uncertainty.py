@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..limits import CHUNK_ENTRIES
 from .counts import PairCounts, count_pairs
 from .near_optimal import (
     CANDIDATE_RESAMPLES,
@@ -72,8 +73,6 @@ __all__ = [
     "winner_distribution",
 ]
 
-#: Matrix entries solved per call of the batched solver (bounds the memory of a chunk).
-CHUNK_ENTRIES = 2_000_000
 
 #: The units' contributions are a dense array up to this many entries, else a sparse one
 #: (the same sums; a small log spares loading scipy).
