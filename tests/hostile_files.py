@@ -9,9 +9,22 @@ characters, quotes, other encodings, broken orders).
 from __future__ import annotations
 
 import io
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
+
+
+def saved(factory: Any, file: tuple[str, bytes, list[str]]) -> tuple[Path, list[str]]:
+    """Write a drawn file into a fresh folder of ``factory`` (``tmp_path_factory``).
+
+    Returns its path and the options to read it with.
+    """
+    name, content, options = file
+    path = factory.mktemp("drawn") / name
+    path.write_bytes(content)
+    return path, options
 
 
 def _preflib(kind: str, m: int, body: str, names: str = "") -> bytes:

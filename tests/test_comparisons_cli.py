@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 import pytest
-from hostile_files import CRAFTED, log_files, preflib_files
+from hostile_files import CRAFTED, log_files, preflib_files, saved
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -724,9 +724,7 @@ ANALYSIS_OPTIONS = st.sampled_from(
 
 
 def check_no_traceback(tmp_path_factory, file, analysis):
-    name, content, options = file
-    path = tmp_path_factory.mktemp("hostile") / name
-    path.write_bytes(content)
+    path, options = saved(tmp_path_factory, file)
     stdout, stderr = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         try:

@@ -3,7 +3,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from hostile_files import log_files
+from hostile_files import log_files, saved
 from hypothesis import given
 
 from cdbandits.comparisons.counts import count_pairs
@@ -261,12 +261,10 @@ def test_a_header_only_log_is_empty(tmp_path):
 
 @given(file=log_files())
 def test_any_log_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, file):
-    name, content, options = file
-    path = tmp_path_factory.mktemp("log") / name
-    path.write_bytes(content)
+    path, options = saved(tmp_path_factory, file)
     try:
         log = read_log(path, LogSpec(weight="n" if options else None))
     except ComparisonLogError as error:
         assert str(error).startswith(str(path))
     else:
-        assert log.n_records <= content.count(b"\n")
+        assert log.n_records <= path.read_bytes().count(b"\n")

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hostile_files import preflib_files
+from hostile_files import preflib_files, saved
 from hypothesis import given
 
 from cdbandits.comparisons.counts import count_pairs
@@ -255,9 +255,7 @@ def test_repeated_names_are_told_apart_among_the_items_only(tmp_path):
 
 @given(file=preflib_files())
 def test_any_preflib_file_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, file):
-    name, content, _ = file
-    path = tmp_path_factory.mktemp("preflib") / name
-    path.write_bytes(content)
+    path, _ = saved(tmp_path_factory, file)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ComparisonDataWarning)
