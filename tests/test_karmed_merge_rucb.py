@@ -1,18 +1,21 @@
-"""MergeRUCB: the first rounds by hand, the last survivor, concentration on the winner."""
+"""MergeRUCB: the first rounds by hand, the tuned parameters, the last survivor,
+concentration on the winner."""
 
 import math
 
 import numpy as np
+import pytest
 from karmed_cases import (
     EASY,
     SHARE_HORIZON,
     SHARE_THRESHOLD,
     flipped,
     pair_both_ways,
+    random_probability_matrix,
     winner_share,
 )
 
-from cdbandits.karmed import MergeRUCB
+from cdbandits.karmed import MergeRUCB, simulate
 
 
 def test_first_two_rounds_by_hand():
@@ -58,3 +61,14 @@ def test_concentrates_on_the_condorcet_winner():
 def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
     share = winner_share(flipped(MergeRUCB), EASY, SHARE_HORIZON, range(3), engine="python")
     assert share < SHARE_THRESHOLD
+
+
+def test_the_tuned_parameters_of_the_mergedts_paper_run():
+    # The MergeDTS authors' MergeRUCBBEST: alpha = 0.8^6 < 1/2, C = 4e5, P = 8.
+    with pytest.warns(UserWarning, match="theorem"):
+        algorithm = MergeRUCB(alpha=0.8**6, time_offset=4e5, partition_size=8)
+    matrix = random_probability_matrix(20, np.random.default_rng(1))
+    result = simulate(algorithm, matrix, 2000, np.random.default_rng(0), [2000])
+    assert result.arm_counts[-1].sum() == 4000
+    with pytest.raises(ValueError, match="time_offset"):
+        MergeRUCB(alpha=0.5)

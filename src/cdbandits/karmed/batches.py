@@ -1,14 +1,16 @@
 """Batches of arms for the divide-and-conquer algorithms MergeRUCB and MergeDTS.
 
 MergeRUCB (Zoghi, Whiteson and de Rijke, WSDM 2015) and MergeDTS (Li, Markov, de Rijke and
-Zoghi, TOIS 2020) keep the surviving arms in small *batches* and only ever duel two arms of
-the same batch. Their shared bookkeeping, as implemented here:
+Zoghi, ACM TOIS 2020, arXiv 1812.04412) keep the surviving arms in small *batches* and only
+ever duel two arms of the same batch. Their shared bookkeeping, as implemented here:
 
 * **Start**: the arms, in a random order (``rng.permutation``), are split into
   ``ceil(K / P)`` consecutive batches of nearly equal sizes (``numpy.array_split``).
 * **Current batch**: round ``t`` works on batch ``(t - 1) mod (number of batches)``.
 * **Confidence bounds** (:mod:`cdbandits.karmed.confidence`) use ``log(t + C)`` with the
-  papers' time offset ``C = ((4 alpha - 1) K^2 / ((2 alpha - 1) delta))^(1 / (2 alpha - 1))``.
+  papers' time offset ``C = ((4 alpha - 1) K^2 / ((2 alpha - 1) delta))^(1 / (2 alpha - 1))``
+  (or ``C`` given directly), and RUCB's convention ``x / 0 := 1``: ``u_ij = 2`` for a pair
+  never compared.
 * **Preparing the batch**, repeated until nothing changes: a batch left with one arm while
   other batches exist is merged into the next batch; then every arm ``i`` of the batch
   with ``u_ij < 1/2`` for another surviving arm ``j`` of the batch is eliminated, the arms
@@ -21,18 +23,40 @@ the same batch. Their shared bookkeeping, as implemented here:
   arms remains, this is done once more; ``s`` grows by one.
 * Once one arm survives, it duels itself.
 
-Choices made here where the papers' text was not available to us (see the package notes):
-the initial split, the order of elimination and the deterministic tie order of the stage
-merge (the authors' public code shuffles and eliminates one random dominated arm at a
-time). The bookkeeping functions are compiled once and called by both implementations of
-each algorithm; the pair each algorithm chooses inside the batch is written twice (NumPy in
-its module, compiled here, where :func:`merge_rounds` plays the rounds of both).
+**Sources.** The papers' algorithm boxes could not be read with the tools this package was
+checked with (only their abstracts); the rules above were checked line by line against the
+authors' public code of both algorithms, github.com/chang-li/MergeDTS at commit 296f3e2
+(``dueling_bandits/merge_rucb.py`` and ``merge_dts.py``, the code behind the MergeDTS
+paper's experiments; benchmarks/bench_reference_duels.py runs it next to this package).
+That code differs in the following rules, which this package does not reproduce (the
+benchmark measures their joint effect: MergeRUCB's mean regret within 0.83-1.05 of the
+code's on the MSLR matrices):
+
+* *unplayed pairs*: the code starts every pair at one win each way (``w = ones``) and
+  computes ``u_ij = (W_ij + 1) / (N_ij + 2) + sqrt(alpha log / (N_ij + 2))``, so a pair
+  never compared has ``u = 1/2 + sqrt(alpha log / 2)`` instead of 2 and every bound is
+  pulled towards 1/2;
+* *the log term*: the code's clock starts at ``C + 1`` and is set back to ``C + 1`` at
+  every stage merge, so its ``log`` restarts at ``log(C + 1)``; here ``log(t + C)`` runs on;
+* *stage trigger*: the code merges when ``survivors <= K / 2^s + 1``;
+* *singletons*: the code's MergeRUCB never merges a batch of one arm into another (its
+  MergeDTS does); that arm duels itself until the next stage merge;
+* the initial split (the code cuts the shuffled arms into batches of exactly ``P``, the
+  last one smaller), the current batch (the code's clock modulo the number of batches), the
+  order of elimination (the code removes one random dominated arm at a time) and the order
+  of equal-sized batches in a stage merge (the code shuffles them first).
+
+Each of these is a choice of this implementation. The bookkeeping functions are compiled
+once and called by both implementations of each algorithm; the pair each algorithm chooses
+inside the batch is written twice (NumPy in its module, compiled here, where
+:func:`merge_rounds` plays the rounds of both, with :data:`UCB_PAIR`,
+:data:`THOMPSON_WEAKEST` or :data:`THOMPSON_STRONGEST` naming the rule).
 """
 
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+import warnings
 
 import numba
 import numpy as np
@@ -44,6 +68,9 @@ from .base import Arena, DuelingBanditAlgorithm, play_duel
 from .confidence import confidence_bounds, random_argmax_compiled, upper_bound
 
 __all__ = [
+    "THOMPSON_STRONGEST",
+    "THOMPSON_WEAKEST",
+    "UCB_PAIR",
     "BatchedAlgorithm",
     "after_duel",
     "initial_batches",
@@ -53,6 +80,11 @@ __all__ = [
     "prepare_batch_compiled",
     "time_offset",
 ]
+
+
+#: The rules that choose the pair inside the batch, as :func:`merge_rounds` reads them:
+#: MergeRUCB's, and MergeDTS's with the weakest or the strongest sampled challenger.
+UCB_PAIR, THOMPSON_WEAKEST, THOMPSON_STRONGEST = 0, 1, 2
 
 
 def time_offset(n_arms: int, alpha: float, failure_probability: float) -> float:
@@ -220,8 +252,10 @@ def _thompson_pair(
     values: NDArray[np.float64],
     others: NDArray[np.int64],
     theta: NDArray[np.float64],
+    weakest: bool,
 ) -> tuple[int, int]:
-    """MergeDTS's pair: the sampled tournament's winner and its strongest sampled challenger."""
+    """MergeDTS's pair: the sampled tournament's winner and its weakest (or strongest)
+    sampled challenger."""
     for p in range(n_members):
         for q in range(p + 1, n_members):
             theta[p, q] = rng.beta(
@@ -240,7 +274,8 @@ def _thompson_pair(
     n_others = 0
     for p in range(n_members):
         if p != champion:
-            values[p] = rng.beta(wins[members[p], c] + 1, wins[c, members[p]] + 1)
+            sample = rng.beta(wins[members[p], c] + 1, wins[c, members[p]] + 1)
+            values[p] = -sample if weakest else sample
             others[n_others] = p
             n_others += 1
     return c, members[random_argmax_compiled(values, others, n_others, rng, -1, scratch)]
@@ -255,13 +290,15 @@ def merge_rounds(
     alpha: float,
     partition_size: int,
     offset: float,
-    thompson: bool,
+    pair_rule: int,
     start_round: int,
     n_rounds: int,
     rng: np.random.Generator,
     arena: Arena,
 ) -> tuple[int, int]:
-    """The rounds of MergeDTS (``thompson``) or MergeRUCB; return ``(n_batches, stage)``."""
+    """The rounds of MergeDTS or MergeRUCB (``pair_rule``, :data:`UCB_PAIR` and
+    the others); return
+    ``(n_batches, stage)``."""
     k = wins.shape[0]
     members = np.empty(k, dtype=np.int64)
     others = np.empty(k, dtype=np.int64)
@@ -277,8 +314,18 @@ def merge_rounds(
         if n_members == 1:
             c = members[0]
             d = c
-        elif thompson:
-            c, d = _thompson_pair(wins, members, n_members, rng, scratch, values, others, theta)
+        elif pair_rule != UCB_PAIR:
+            c, d = _thompson_pair(
+                wins,
+                members,
+                n_members,
+                rng,
+                scratch,
+                values,
+                others,
+                theta,
+                pair_rule == THOMPSON_WEAKEST,
+            )
         else:
             c, d = _ucb_pair(
                 wins, members, n_members, log_term, alpha, rng, scratch, values, others
@@ -294,18 +341,25 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
     """Shared state and bookkeeping of MergeRUCB and MergeDTS (module docstring).
 
     The defaults are those of the public code of Li et al. (TOIS 2020), who ran both
-    algorithms; the papers' own experimental settings could not be read here.
+    algorithms; the tuned values of that paper's experiments (``alpha = 0.8^6``,
+    ``C = 4e5``, ``P = 16`` for MergeDTS and 8 for MergeRUCB) are accepted too.
+
+    Both papers' regret theorems assume ``alpha > 1/2`` (with ``C`` from its formula, the
+    bound holds with probability ``1 - delta``); the algorithm itself only needs
+    ``alpha > 0``. ``alpha <= 1/2`` therefore runs, with a :class:`UserWarning` that the
+    theorem does not apply, and needs ``time_offset``: ``C``'s formula divides by
+    ``2 alpha - 1``.
 
     Parameters
     ----------
     alpha : float, optional
-        Exploration constant, ``alpha > 1/2``; default 1.01.
+        Exploration constant, ``alpha > 0``; default 1.01.
     partition_size : int, optional
         The initial batch size, ``>= 2``; default 4.
     failure_probability : float, optional
         The failure probability in ``C``'s formula, in ``(0, 1)``; default 0.01.
     time_offset : float, optional
-        ``C`` itself, overriding the formula.
+        ``C`` itself, ``>= 0``, overriding the formula; required when ``alpha <= 1/2``.
 
     Attributes
     ----------
@@ -325,7 +379,7 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
         failure_probability: float = 0.01,
         time_offset: float | None = None,
     ) -> None:
-        self.alpha = check_positive("alpha", alpha, above=0.5)
+        self.alpha = check_positive("alpha", alpha)
         self.partition_size = check_integer("partition_size", partition_size, minimum=2)
         self.failure_probability = check_positive("failure_probability", failure_probability)
         if self.failure_probability >= 1.0:
@@ -335,6 +389,18 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
             if time_offset is None
             else check_positive("time_offset", time_offset, inclusive=True)
         )
+        if self.alpha <= 0.5:
+            if self.time_offset is None:
+                raise ValueError(
+                    f"alpha = {alpha!r} <= 1/2 needs time_offset: the formula for C divides "
+                    "by 2 alpha - 1"
+                )
+            warnings.warn(
+                f"{type(self).__name__}: alpha = {alpha!r} <= 1/2, so the regret theorem "
+                "(which assumes alpha > 1/2) does not apply",
+                UserWarning,
+                stacklevel=2,
+            )
 
     def _start(self) -> None:
         k = self.n_arms_
@@ -373,8 +439,10 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
             self.batch_, self.n_batches_, self.stage_, self.partition_size
         )
 
-    #: Whether the pair is chosen by Thompson sampling (MergeDTS) or by UCB (MergeRUCB).
-    _thompson: ClassVar[bool]
+    @property
+    def _pair_rule(self) -> int:
+        """How the pair inside the batch is chosen: :data:`UCB_PAIR` or a Thompson rule."""
+        raise NotImplementedError
 
     @staticmethod
     def _kernel(*arguments):
@@ -389,7 +457,7 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
             self.alpha,
             self.partition_size,
             self.time_offset_,
-            self._thompson,
+            self._pair_rule,
         )
 
     def _kernel_result(self, result) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dueling.draws import pick
-from .batches import BatchedAlgorithm
+from .batches import UCB_PAIR, BatchedAlgorithm
 from .confidence import random_argmax
 
 __all__ = ["MergeRUCB"]
@@ -25,16 +25,25 @@ class MergeRUCB(BatchedAlgorithm):
     and ``d = argmax_{j != c} u_jc`` over the others, ties broken at random; a batch of one
     arm (the last survivor) duels itself.
 
-    The defaults are those of the public code of Li et al. (TOIS 2020), who ran MergeRUCB
-    as a baseline (``alpha = 1.01``, ``P = 4``, ``delta = 0.01``); the WSDM paper's own
-    experimental settings could not be read here (see the package notes).
+    **Sources.** The WSDM paper's algorithm box could not be read with the tools this
+    package was checked with; the pair rule above is that of the public code of Li et al.
+    (github.com/chang-li/MergeDTS at commit 296f3e2, ``dueling_bandits/merge_rucb.py``:
+    ``c`` by ``prng.randint`` over the batch, ``d`` by ``my_argmax`` of the column
+    ``u_jc`` with ``u_cc`` set to 0), who ran MergeRUCB as a baseline. Where that code's
+    bookkeeping differs (unplayed pairs at one win each way, the restart of ``log`` at each
+    stage, the stage trigger ``K / 2^s + 1``, singleton batches duelling themselves), this
+    implementation makes its own choice; :mod:`cdbandits.karmed.batches` lists each.
+
+    The defaults are the code's (``alpha = 1.01``, ``P = 4``, ``delta = 0.01``); its tuned
+    configuration ``MergeRUCBBEST``, used for the MergeDTS paper's experiments, is
+    ``MergeRUCB(alpha=0.8**6, partition_size=8, time_offset=4e5)``.
 
     Parameters and attributes: see :class:`~cdbandits.karmed.batches.BatchedAlgorithm`
     (``partition_size`` is the paper's ``P``, ``failure_probability`` its ``delta``).
     """
 
     name = "merge_rucb"
-    _thompson = False
+    _pair_rule = UCB_PAIR
 
     def _select(self, t: int) -> tuple[int, int]:
         members, upper = self._prepare_batch(t)
