@@ -65,6 +65,16 @@ class RMED1(DuelingBanditAlgorithm):
     smallest arm; ``t`` in ``log(t)`` is the index of the round just played (initial phase
     included). RMED1 draws no random numbers at all.
 
+    **Sources.** The rules above are Komiyama et al.'s Algorithms 1 and 2 and their
+    experiments' ``f(K)``. The RMED1 of the MergeDTS authors' code (github.com/chang-li/
+    MergeDTS at commit 296f3e2, ``dueling_bandits/rmed.py``), a baseline of the MergeDTS
+    paper, departs from them: its second arm is never ``i*`` by preference, but always
+    ``argmin_j mu_lj`` over ``j != l`` (the arm that beats ``l`` most), and ``l`` duels
+    itself only when no arm has ``mu_lj <= 1/2``; each loop's order is a random
+    permutation, and only the two arms just duelled have their ``I_j`` recomputed. This
+    implementation follows the paper; its regret on the same matrices therefore differs
+    from that code's.
+
     Parameters
     ----------
     f_scale : float, optional
