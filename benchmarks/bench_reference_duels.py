@@ -29,8 +29,10 @@ one), summed over the horizon. Per configuration and environment the table gives
 and standard deviation over the seeds of both implementations, the ratio of the means
 (ours / theirs) and the paired z-score of their difference (the two runs of a seed play the
 same matrix): ``z = mean(d) / (sd(d) / sqrt(n))`` with ``d`` the per-seed differences
-ours - theirs, and the median CPU seconds of one run of each (``time.process_time``, so that the
-other load of a shared machine does not count).
+ours - theirs; the ratio's standard error by the delta method on the same pairs,
+``sd(ours - ratio * theirs) / (sqrt(n) mean(theirs))``; and the median CPU seconds of one
+run of each (``time.process_time``, so that the other load of a shared machine does not
+count).
 
 Each run is written to ``--csv`` as it finishes; a rerun with the same file skips the runs
 it holds, so an interrupted benchmark resumes. Algorithms without public code of their
@@ -65,7 +67,7 @@ import yaml
 
 from cdbandits.datasets import DATA_FILES, mirror_candidates, sha256_of
 from cdbandits.experiments.duels.environments import build_environment, subset_arms
-from cdbandits.experiments.duels.settings import DuelsSweep
+from cdbandits.experiments.duels.settings import DuelsSection
 from cdbandits.files import write_csv, write_text
 from cdbandits.karmed import make_algorithm, simulate
 from cdbandits.randomness import named_generator
@@ -193,6 +195,14 @@ PAIRS: tuple[Pair, ...] = (
         ("merge_dts", "MergeDTS"),
         f"--alpha={_TUNED:f} --C=400000 --batch_size=16",
         "MergeDTSBest",
+    ),
+    Pair(
+        "merge_dts (tuned, D-TS's second arm)",
+        "merge_dts",
+        {"alpha": _TUNED, "time_offset": 4e5, "partition_size": 16, "second_arm": "strongest"},
+        ("merge_dts", "MergeDTS"),
+        f"--alpha={_TUNED:f} --C=400000 --batch_size=16",
+        "MergeDTSBest; ours with the challenger most likely to beat c, theirs unchanged",
     ),
     Pair(
         "merge_rucb (tuned)",
@@ -371,7 +381,7 @@ def environment_matrices(
 ) -> dict[tuple[str, int], np.ndarray]:
     """The permuted probability matrix of every environment and seed index."""
     with config.open(encoding="utf-8") as handle:
-        sweep = DuelsSweep.from_config(yaml.safe_load(handle)["duels"])
+        sweep = DuelsSection.from_config(yaml.safe_load(handle)["duels"])
     matrices = {}
     for name in names:
         settings = sweep.environment(name)
@@ -438,6 +448,7 @@ def summary(rows: pd.DataFrame) -> pd.DataFrame:
         a, b = ours.loc[seeds, "regret"], theirs.loc[seeds, "regret"]
         n = seeds.size
         spread = (a - b).std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+        ratio = a.mean() / b.mean()
         records.append(
             {
                 "configuration": pair,
@@ -449,7 +460,10 @@ def summary(rows: pd.DataFrame) -> pd.DataFrame:
                 "ours_sd": a.std(ddof=1),
                 "reference_mean": b.mean(),
                 "reference_sd": b.std(ddof=1),
-                "ratio": a.mean() / b.mean(),
+                "ratio": ratio,
+                "ratio_se": (a - ratio * b).std(ddof=1) / (math.sqrt(n) * b.mean())
+                if n > 1
+                else math.nan,
                 "z": (a.mean() - b.mean()) / spread if spread > 0 else math.nan,
                 "ours_cpu_s": ours.loc[seeds, "cpu_seconds"].median(),
                 "reference_cpu_s": theirs.loc[seeds, "cpu_seconds"].median(),
@@ -465,7 +479,8 @@ def markdown(table: pd.DataFrame, tolerance: float) -> str:
         f"the {len(REFERENCE_FIXES)} fixes of REFERENCE_FIXES "
         "(benchmarks/bench_reference_duels.py). Regret against the Copeland winner "
         "(the Condorcet winner where there is one), probability units, summed over T rounds; "
-        "mean ± sd over the seeds; ratio = ours / reference; z: paired z-score of the "
+        "mean ± sd over the seeds; ratio = ours / reference ± its standard error (delta "
+        "method on the paired seeds); z: paired z-score of the "
         "per-seed differences (both runs of a seed play the same matrix); median CPU "
         "seconds per run.",
         "",
@@ -477,6 +492,7 @@ def markdown(table: pd.DataFrame, tolerance: float) -> str:
         ratio = f"{row.ratio:.3f}"
         if abs(row.ratio - 1.0) > tolerance:
             ratio = f"**{ratio}**"
+        ratio = f"{ratio} ± {row.ratio_se:.3f}"
         lines.append(
             f"| {row.configuration} | {row.environment} | {row.K} | {row.T:,} | {row.runs} | "
             f"{row.ours_mean:,.1f} ± {row.ours_sd:,.1f} | "
