@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cdbandits.karmed import ALGORITHMS, DuelingBanditAlgorithm, simulate
 
@@ -123,3 +124,19 @@ def pair_both_ways(make, *arguments) -> tuple[tuple[int, int], tuple[int, int]]:
         np.full((k, k), 0.5), np.random.default_rng(0), 1, np.zeros(k, dtype=np.int64), duels
     )
     return selected, (int(duels[0, 0]), int(duels[0, 1]))
+
+
+def play_tuned(algorithm: type[DuelingBanditAlgorithm], **parameters) -> None:
+    """Check that ``algorithm(**parameters)``, with an ``alpha <= 1/2`` of the papers'
+    tuned settings, warns that the regret theorem does not apply and plays 2000 rounds on
+    a random 20-arm matrix, both engines alike."""
+    counts = []
+    for engine in ("compiled", "python"):
+        with pytest.warns(UserWarning, match="theorem"):
+            made = algorithm(**parameters)
+        matrix = random_probability_matrix(20, np.random.default_rng(1))
+        result = simulate(made, matrix, 2000, np.random.default_rng(0), [2000], engine=engine)
+        assert_consistent_state(made)
+        counts.append(result.arm_counts[-1])
+    assert counts[0].sum() == 4000
+    np.testing.assert_array_equal(counts[0], counts[1])

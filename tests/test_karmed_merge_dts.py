@@ -11,12 +11,12 @@ from karmed_cases import (
     SHARE_THRESHOLD,
     flipped,
     pair_both_ways,
-    random_probability_matrix,
+    play_tuned,
     winner_share,
 )
 from scipy import integrate, stats
 
-from cdbandits.karmed import MergeDTS, simulate
+from cdbandits.karmed import MergeDTS
 
 
 def challengers_of_arm_0(second_arm, seed, wins_of_0, wins_against_0):
@@ -87,11 +87,7 @@ def test_second_arm_is_checked():
 
 def test_the_tuned_parameters_of_the_paper_run():
     # The authors' MergeDTSBEST: alpha = 0.8^6 < 1/2, C = 4e5, M = 16.
-    with pytest.warns(UserWarning, match="theorem"):
-        algorithm = MergeDTS(alpha=0.8**6, time_offset=4e5, partition_size=16)
-    matrix = random_probability_matrix(20, np.random.default_rng(1))
-    result = simulate(algorithm, matrix, 2000, np.random.default_rng(0), [2000])
-    assert result.arm_counts[-1].sum() == 4000
+    play_tuned(MergeDTS, alpha=0.8**6, time_offset=4e5, partition_size=16)
     with pytest.raises(ValueError, match="time_offset"):
         MergeDTS(alpha=0.8**6)  # the formula for C needs alpha > 1/2
     with pytest.raises(ValueError, match="alpha"):

@@ -11,11 +11,11 @@ from karmed_cases import (
     SHARE_THRESHOLD,
     flipped,
     pair_both_ways,
-    random_probability_matrix,
+    play_tuned,
     winner_share,
 )
 
-from cdbandits.karmed import MergeRUCB, simulate
+from cdbandits.karmed import MergeRUCB
 
 
 def test_first_two_rounds_by_hand():
@@ -65,10 +65,6 @@ def test_the_check_fails_when_the_update_learns_the_opposite_outcome():
 
 def test_the_tuned_parameters_of_the_mergedts_paper_run():
     # The MergeDTS authors' MergeRUCBBEST: alpha = 0.8^6 < 1/2, C = 4e5, P = 8.
-    with pytest.warns(UserWarning, match="theorem"):
-        algorithm = MergeRUCB(alpha=0.8**6, time_offset=4e5, partition_size=8)
-    matrix = random_probability_matrix(20, np.random.default_rng(1))
-    result = simulate(algorithm, matrix, 2000, np.random.default_rng(0), [2000])
-    assert result.arm_counts[-1].sum() == 4000
+    play_tuned(MergeRUCB, alpha=0.8**6, time_offset=4e5, partition_size=8)
     with pytest.raises(ValueError, match="time_offset"):
         MergeRUCB(alpha=0.5)
