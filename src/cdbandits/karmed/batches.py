@@ -399,7 +399,8 @@ class BatchedAlgorithm(DuelingBanditAlgorithm):
                 f"{type(self).__name__}: alpha = {alpha!r} <= 1/2, so the regret theorem "
                 "(which assumes alpha > 1/2) does not apply",
                 UserWarning,
-                stacklevel=2,
+                # the caller's line, also through a subclass's __init__
+                stacklevel=2 if type(self).__init__ is BatchedAlgorithm.__init__ else 3,
             )
 
     def _start(self) -> None:
