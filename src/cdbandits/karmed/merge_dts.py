@@ -33,8 +33,7 @@ class MergeDTS(BatchedAlgorithm):
 
     A batch of one arm (the last survivor) duels itself.
 
-    **Sources.** The paper's Algorithm 1 could not be read with the tools this package was
-    checked with (only its abstract); the rules follow the authors' code,
+    **Sources.** The rules follow the authors' code,
     github.com/chang-li/MergeDTS at commit 296f3e2, ``dueling_bandits/merge_dts.py``, the
     implementation behind the paper's experiments. Step 2 is its ``relative_sample``: the
     sample ``prng.beta(batch_w[:, c], batch_w[c])`` of ``P(j beats c)`` with the entry of

@@ -25,8 +25,7 @@ class MergeRUCB(BatchedAlgorithm):
     and ``d = argmax_{j != c} u_jc`` over the others, ties broken at random; a batch of one
     arm (the last survivor) duels itself.
 
-    **Sources.** The WSDM paper's algorithm box could not be read with the tools this
-    package was checked with; the pair rule above is that of the public code of Li et al.
+    **Sources.** The pair rule above is that of the public code of Li et al.
     (github.com/chang-li/MergeDTS at commit 296f3e2, ``dueling_bandits/merge_rucb.py``:
     ``c`` by ``prng.randint`` over the batch, ``d`` by ``my_argmax`` of the column
     ``u_jc`` with ``u_cc`` set to 0), who ran MergeRUCB as a baseline. Where that code's
