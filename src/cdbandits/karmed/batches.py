@@ -23,7 +23,8 @@ ever duel two arms of the same batch. Their shared bookkeeping, as implemented h
   arms remains, this is done once more; ``s`` grows by one.
 * Once one arm survives, it duels itself.
 
-**Sources.** The rules above were checked line by line against the authors' public code of both algorithms, github.com/chang-li/MergeDTS at commit 296f3e2
+**Sources.** The rules above were checked line by line against the authors' public code
+of both algorithms, github.com/chang-li/MergeDTS at commit 296f3e2
 (``dueling_bandits/merge_rucb.py`` and ``merge_dts.py``, the code behind the MergeDTS
 paper's experiments; benchmarks/bench_reference_duels.py runs it next to this package).
 That code differs in the following rules, which this package does not reproduce (the
