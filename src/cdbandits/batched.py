@@ -4,8 +4,10 @@ The Appendix A/B experiments need a million small matrices, most of them K-subse
 136 x 136 matrix. This module runs the compiled kernel of :mod:`cdbandits.vnw_kernels`
 (Condorcet shortcut, simplex method, interior point method; the same kernel as
 :func:`cdbandits.winners.von_neumann_winner`, so both return the same point) over a stack of
-matrices or over index subsets of one matrix, several matrices in parallel (numba threads),
-without materialising the sub-matrices in Python.
+matrices or over index subsets of one matrix, without materialising the sub-matrices in
+Python. A batch worth more than about 10 ms of work is solved several matrices at a time
+(numba threads), a smaller one serially (:data:`PARALLEL_WORK`); every factorisation runs
+on one BLAS thread (:mod:`cdbandits.blas_threads`).
 
 Every answer is certified (``min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to the
 matrix's largest entry); a matrix that cannot be certified raises
@@ -21,16 +23,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numba
 import numpy as np
 from numba import njit, prange
 from numpy.typing import ArrayLike, NDArray
 
+from .blas_threads import one_blas_thread
 from .preference import SYMMETRY_TOL, PreferenceMatrixError, as_skew
 from .vnw_kernels import FAILED, solve_one
 from .winners import COMPILED_METHODS, CertificationError
 
 __all__ = [
     "METHODS",
+    "PARALLEL_WORK",
+    "SERIAL_COST_FLOOR",
     "BatchedVonNeumann",
     "subset_von_neumann_winners",
     "von_neumann_winners",
@@ -76,21 +82,34 @@ class BatchedVonNeumann:
         return {name: int(count) for name, count in zip(METHODS, counts, strict=True)}
 
 
+#: Estimated serial cost of one matrix of ``K`` arms, in units of about a nanosecond:
+#: ``K ** 3 + SERIAL_COST_FLOOR`` (the cubic factorisations, and a floor for the setting up
+#: that dominates below about 30 arms).
+SERIAL_COST_FLOOR = 20_000
+
+#: A batch runs in parallel (numba threads, one matrix per thread at a time) when its
+#: estimated serial cost exceeds this, about 10 ms: below it starting the threads costs more
+#: than they save, by far when another process holds a core (the idle threads wait for it).
+PARALLEL_WORK = 10_000_000
+
+
+@njit(cache=True)
+def _solve_row(matrices, matrix_of_row, subsets, row, weights, exploitability, method) -> None:
+    path, certificate = solve_one(matrices[matrix_of_row[row]], subsets[row], weights[row])
+    method[row] = path
+    exploitability[row] = certificate
+
+
+@njit(cache=True)
+def _solve_serial(matrices, matrix_of_row, subsets, weights, exploitability, method) -> None:
+    for row in range(subsets.shape[0]):
+        _solve_row(matrices, matrix_of_row, subsets, row, weights, exploitability, method)
+
+
 @njit(cache=True, parallel=True)
-def _solve_all(
-    matrices: NDArray[np.float64],
-    matrix_of_row: NDArray[np.int64],
-    subsets: NDArray[np.int64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int8]]:
-    n, k = subsets.shape
-    weights = np.zeros((n, k))
-    exploitability = np.empty(n)
-    method = np.empty(n, dtype=np.int8)
-    for row in prange(n):
-        path, certificate = solve_one(matrices[matrix_of_row[row]], subsets[row], weights[row])
-        method[row] = path
-        exploitability[row] = certificate
-    return weights, exploitability, method
+def _solve_parallel(matrices, matrix_of_row, subsets, weights, exploitability, method) -> None:
+    for row in prange(subsets.shape[0]):
+        _solve_row(matrices, matrix_of_row, subsets, row, weights, exploitability, method)
 
 
 def _solve(
@@ -98,8 +117,19 @@ def _solve(
     matrix_of_row: NDArray[np.int64],
     subsets: NDArray[np.int64],
 ) -> BatchedVonNeumann:
-    """Run the compiled kernel on every row; raise on the first uncertified one."""
-    weights, exploitability, method = _solve_all(matrices, matrix_of_row, subsets)
+    """Run the compiled kernel on every row; raise on the first uncertified one.
+
+    Serial or parallel by the estimated work (:data:`PARALLEL_WORK`), with one BLAS thread
+    (:func:`cdbandits.blas_threads.one_blas_thread`) either way.
+    """
+    n, k = subsets.shape
+    weights = np.zeros((n, k))
+    exploitability = np.empty(n)
+    method = np.empty(n, dtype=np.int8)
+    parallel = n > 1 and n * (k**3 + SERIAL_COST_FLOOR) > PARALLEL_WORK
+    solve_rows = _solve_parallel if parallel and numba.get_num_threads() > 1 else _solve_serial
+    with one_blas_thread(k + 1):
+        solve_rows(matrices, matrix_of_row, subsets, weights, exploitability, method)
     failed = np.flatnonzero(method == FAILED)
     if failed.size:
         row = int(failed[0])

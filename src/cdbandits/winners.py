@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .blas_threads import one_blas_thread
 from .preference import Convention, as_skew
 from .reference import (
     EXACT_TOL,
@@ -283,13 +284,15 @@ def von_neumann_winner(
     P = as_skew(matrix, convention)
     k = P.shape[0]
     if engine == "numpy" or (engine == "auto" and k <= NUMPY_MAX_K):
-        method, weights = solve_without_numba(P)
+        with one_blas_thread(k + 1):
+            method, weights = solve_without_numba(P)
         name = "NumPy"
     else:
         from .vnw_kernels import FAILED, solve_one  # numba: loaded on first use, not on import
 
         weights = np.zeros(k)
-        path, _ = solve_one(P, np.arange(k, dtype=np.int64), weights)
+        with one_blas_thread(k + 1):
+            path, _ = solve_one(P, np.arange(k, dtype=np.int64), weights)
         method = None if path == FAILED else COMPILED_METHODS[path]
         name = "compiled"
     scale = np.abs(P).max()
