@@ -3,7 +3,7 @@ import pytest
 from test_comparisons_records import make_log
 
 from cdbandits.batched import von_neumann_winners
-from cdbandits.comparisons import uncertainty
+from cdbandits.comparisons import pair_draws, uncertainty
 from cdbandits.comparisons.counts import PairCounts, count_pairs
 from cdbandits.comparisons.records import (
     FIRST_WINS,
@@ -43,9 +43,9 @@ def stacked(chunks, k):
     return np.concatenate([skew_stack(chunk, k) for chunk in chunks])
 
 
-@pytest.mark.parametrize("dense_entries", [uncertainty.DENSE_UNIT_ENTRIES, 0])
+@pytest.mark.parametrize("dense_entries", [pair_draws.DENSE_UNIT_ENTRIES, 0])
 def test_resampling_units_add_up_to_the_counts(monkeypatch, dense_entries):
-    monkeypatch.setattr(uncertainty, "DENSE_UNIT_ENTRIES", dense_entries)  # dense or sparse
+    monkeypatch.setattr(pair_draws, "DENSE_UNIT_ENTRIES", dense_entries)  # dense or sparse
     log = make_log(
         ["a", "b", "c"],
         [
@@ -57,14 +57,11 @@ def test_resampling_units_add_up_to_the_counts(monkeypatch, dense_entries):
         ],
         weights=[2, 1, 3, 1, 4],
     )
-    contributions, multiplicity = uncertainty._resampling_units(log)
+    counts = count_pairs(log)
+    contributions, multiplicity = pair_draws._resampling_units(log, counts.pairs)
     assert hasattr(contributions, "toarray") == (dense_entries == 0)
     totals = multiplicity @ (contributions.toarray() if dense_entries == 0 else contributions)
-    counts = count_pairs(log)
-    rows, cols = pair_index(3)
-    np.testing.assert_allclose(
-        totals, np.concatenate([counts.wins[rows, cols], counts.wins[cols, rows]])
-    )
+    np.testing.assert_allclose(totals, counts.pair_wins.T.ravel())
     assert multiplicity.sum() == 11  # comparisons, counted by weight
 
 
@@ -164,7 +161,9 @@ def test_every_resampled_winner_is_certified_against_its_matrix():
     assert dist.condorcet.tolist() == expected
 
 
-EMPTY_COUNTS = PairCounts(("a", "b", "c", "d"), np.zeros((4, 4)), np.zeros((4, 4)))
+EMPTY_COUNTS = PairCounts(
+    ("a", "b", "c", "d"), np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)), np.zeros(0)
+)
 
 
 def test_a_resample_without_comparisons_is_all_ties_and_everyone_is_in_the_support():
@@ -183,9 +182,9 @@ def test_same_generator_same_bytes_and_chunking_only_splits_the_work(monkeypatch
     one = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
     two = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
     assert one.weights.tobytes() == two.weights.tobytes()
-    monkeypatch.setattr(uncertainty, "CHUNK_ENTRIES", 16 * 7)  # 7 resamples per chunk
+    monkeypatch.setattr(pair_draws, "CHUNK_ENTRIES", 16 * 7)  # 7 resamples per chunk
     chunked = resampled_distribution(log, "posterior", reported, 40, np.random.default_rng(6))
-    assert chunked.weights.shape == (40, 4)
+    assert chunked.weights.tobytes() == one.weights.tobytes()
     assert sum(chunked.solver_paths.values()) == 40
 
 

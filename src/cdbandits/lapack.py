@@ -14,11 +14,14 @@ from numba import njit, types
 from numba.np.linalg import _LAPACK, F_INT_nptype, ensure_lapack
 from numpy.typing import NDArray
 
-__all__ = ["lu_factor", "lu_solve"]
+__all__ = ["PIVOT_DTYPE", "lu_factor", "lu_solve"]
 
 ensure_lapack()
 _DGETRF = _LAPACK().numba_xxgetrf(types.float64)
 _DOUBLE = ord("d")
+
+#: The integer type of :func:`lu_factor`'s pivots (LAPACK's).
+PIVOT_DTYPE = F_INT_nptype
 
 
 @njit(cache=True)
@@ -37,7 +40,7 @@ def lu_factor(matrix: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray
     n = matrix.shape[0]
     lu = np.empty((n, n)).T
     lu[:, :] = matrix
-    pivots = np.empty(n, dtype=F_INT_nptype)
+    pivots = np.empty(n, dtype=PIVOT_DTYPE)
     info = _DGETRF(_DOUBLE, n, n, lu.ctypes, n, pivots.ctypes)
     return lu, pivots, info == 0
 

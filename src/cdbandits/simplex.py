@@ -10,9 +10,13 @@ contiguous rows of ``G`` or ``G.T`` and the inverse changes by a rank-one update
 (a row becomes tight) or a deletion (a row becomes slack). The inverse is recomputed with
 LAPACK every :data:`REFACTOR_EVERY` pivots.
 
-Pricing is Dantzig's rule (largest reduced cost); after :data:`BLAND_AFTER` degenerate pivots
-in a row it switches to Bland's rule (smallest index), which cannot cycle, until a pivot makes
-progress. The answers are not trusted as such: every caller certifies what it uses.
+Pricing is Devex (Forrest and Goldfarb's approximate steepest edge: the largest squared
+reduced cost relative to a weight that tracks the length of the variable's edge, updated
+from the pivot row at ``O(m cols)`` a pivot); after :data:`BLAND_AFTER` degenerate pivots in
+a row it switches to Bland's rule (smallest index), which cannot cycle, until a pivot makes
+progress. :func:`solve_lp_from` goes on from a given basis, so a column generation keeps its
+basis when columns join (:func:`add_columns`). The answers are not trusted as such: every
+caller certifies what it uses.
 """
 
 from __future__ import annotations
@@ -50,6 +54,13 @@ BLAND_AFTER = 20
 
 
 @njit(cache=True)
+def _axpy(factor: float, x: NDArray[np.float64], y: NDArray[np.float64]) -> None:
+    """``y += factor * x`` in place."""
+    for i in range(y.size):
+        y[i] += factor * x[i]
+
+
+@njit(cache=True)
 def _refactor(G, h, tight, basic, m, inverse, values, slack, row_position) -> bool:
     """Recompute ``inverse``, the basic values and the slacks from scratch; False if singular."""
     rows = G.shape[0]
@@ -77,6 +88,64 @@ def _refactor(G, h, tight, basic, m, inverse, values, slack, row_position) -> bo
             total -= G[r, basic[b]] * values[basic[b]]
         slack[r] = max(total, 0.0)
     return True
+
+
+@njit(cache=True)
+def _update_weights(
+    G,
+    inverse,
+    tight,
+    basic,
+    m,
+    column_position,
+    column_weights,
+    row_weights,
+    entering,
+    leaving_column,
+    leaving_row,
+    pivot,
+    pivot_row,
+    work,
+) -> None:
+    """Devex update of the pricing weights for a pivot (before the basis changes).
+
+    ``pivot_row`` gets the row of the leaving variable in the tableau, over the columns
+    (``work`` over the slacks of the tight rows); every non-basic weight becomes
+    ``max(weight, (alpha_j / alpha_q) ** 2 * weight_q)`` and the leaving variable's
+    ``max(weight_q / alpha_q ** 2, 1)``.
+    """
+    cols = G.shape[1]
+    if leaving_column >= 0:  # basic column k leaves: row k of M G[I, :], and M[k, :]
+        for a in range(m):
+            work[a] = inverse[leaving_column, a]
+        pivot_row[:] = 0.0
+    else:  # free row r becomes tight: G[r, :] - u G[I, :] with u = G[r, J] M, and -u
+        for a in range(m):
+            total = 0.0
+            for b in range(m):
+                total += G[leaving_row, basic[b]] * inverse[b, a]
+            work[a] = -total
+        pivot_row[:] = G[leaving_row]
+    for a in range(m):
+        if work[a] != 0.0:
+            _axpy(work[a], G[tight[a]], pivot_row)
+    if entering < cols:
+        reference = column_weights[entering]
+    else:
+        reference = row_weights[tight[entering - cols]]
+    for j in range(cols):
+        if column_position[j] < 0 and j != entering:
+            ratio = pivot_row[j] / pivot
+            column_weights[j] = max(column_weights[j], ratio * ratio * reference)
+    for a in range(m):
+        if entering != cols + a:
+            ratio = work[a] / pivot
+            row_weights[tight[a]] = max(row_weights[tight[a]], ratio * ratio * reference)
+    leaving_weight = max(reference / (pivot * pivot), 1.0)
+    if leaving_column >= 0:
+        column_weights[basic[leaving_column]] = leaving_weight
+    else:
+        row_weights[leaving_row] = leaving_weight
 
 
 @njit(cache=True)
@@ -112,22 +181,93 @@ def solve_lp(
         Pivots made.
     """
     rows, cols = G.shape
-    capacity = min(rows, cols)
-    inverse = np.zeros((max(capacity, 1), max(capacity, 1)))
-    tight = np.empty(max(capacity, 1), dtype=np.int64)  # I, by position a
-    basic = np.empty(max(capacity, 1), dtype=np.int64)  # J, by position b
-    row_position = np.full(rows, -1, dtype=np.int64)
-    column_position = np.full(cols, -1, dtype=np.int64)
-    values = np.zeros(cols)
-    slack = h.copy()
-    duals = np.zeros(max(capacity, 1))
+    basis = new_basis(rows, cols, min(rows, cols), h)
+    status, duals, iterations = solve_lp_from(G, GT, h, c, max_iterations, basis)
+    return status, basis[5], duals, iterations
+
+
+@njit(cache=True)
+def new_basis(rows: int, cols: int, capacity: int, h: NDArray[np.float64]):
+    """The all-slack basis (``v = 0``) for :func:`solve_lp_from`, room for ``capacity`` columns.
+
+    A tuple ``(inverse, tight, basic, row_position, column_position, values, slack, counts,
+    column_weights, row_weights)``: the basis inverse ``G[I, J]^-1``, the tight rows ``I`` and
+    basic columns ``J`` by position, every row's and column's position in them (-1 if none),
+    the primal values and the row slacks, ``counts = [m, degenerate pivots in a row, pivots
+    since the last refactorisation]``, and the pricing weights of the columns and of the
+    rows' slacks. Columns are added to an optimal basis with :func:`add_columns`.
+    """
+    size = max(capacity, 1)
+    return (
+        np.zeros((size, size)),
+        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+        np.full(rows, -1, dtype=np.int64),
+        np.full(cols, -1, dtype=np.int64),
+        np.zeros(cols),
+        h.copy(),
+        np.zeros(3, dtype=np.int64),
+        np.ones(cols),
+        np.ones(rows),
+    )
+
+
+@njit(cache=True)
+def add_columns(basis, added: int):
+    """The basis of an LP with ``added`` more columns (at the end), all non-basic at 0.
+
+    The basis stays feasible and its inverse unchanged, so :func:`solve_lp_from` goes on
+    from it (the *warm start* of column generation).
+    """
+    inverse, tight, basic, row_position, column_position, values, slack, counts = basis[:8]
+    column_weights, row_weights = basis[8], basis[9]
+    cols = column_position.size
+    positions = np.full(cols + added, -1, dtype=np.int64)
+    positions[:cols] = column_position
+    grown = np.zeros(cols + added)
+    grown[:cols] = values
+    weights = np.ones(cols + added)
+    weights[:cols] = column_weights
+    return (
+        inverse,
+        tight,
+        basic,
+        row_position,
+        positions,
+        grown,
+        slack,
+        counts,
+        weights,
+        row_weights,
+    )
+
+
+@njit(cache=True)
+def solve_lp_from(
+    G: NDArray[np.float64],
+    GT: NDArray[np.float64],
+    h: NDArray[np.float64],
+    c: NDArray[np.float64],
+    max_iterations: int,
+    basis,
+) -> tuple[int, NDArray[np.float64], int]:
+    """:func:`solve_lp` from a feasible ``basis`` (:func:`new_basis`), updated in place.
+
+    Returns the status, the dual solution and the pivots made; the primal solution is
+    ``basis[5]``. The basis has room for ``inverse.shape[0]`` basic columns; a pivot beyond
+    it stops with :data:`SINGULAR`.
+    """
+    inverse, tight, basic, row_position, column_position, values, slack, counts = basis[:8]
+    column_weights, row_weights = basis[8], basis[9]
+    rows, cols = G.shape
+    capacity = inverse.shape[0]
+    pivot_row = np.empty(cols)
+    duals = np.zeros(capacity)
     reduced = np.empty(cols)
-    direction = np.empty(max(capacity, 1))
+    direction = np.empty(capacity)
     row_change = np.empty(rows)
-    work = np.empty(max(capacity, 1))
-    m = 0
-    degenerate_run = 0
-    since_refactor = 0
+    work = np.empty(capacity)
+    m, degenerate_run, since_refactor = counts[0], counts[1], counts[2]
     for iteration in range(max_iterations):
         # Duals x_I = M^T c_J and reduced costs c_j - x_I . G[I, j].
         for a in range(m):
@@ -138,29 +278,38 @@ def solve_lp(
         reduced[:] = c
         for a in range(m):
             if duals[a] != 0.0:
-                reduced -= duals[a] * G[tight[a]]
+                _axpy(-duals[a], G[tight[a]], reduced)
         bland = degenerate_run >= BLAND_AFTER
         entering = -1  # a column index, or cols + a for the slack of tight row position a
-        best = REDUCED_COST_TOL
-        for j in range(cols):
-            if column_position[j] < 0 and reduced[j] > best:
-                entering = j
-                if bland:
+        if bland:
+            for j in range(cols):
+                if column_position[j] < 0 and reduced[j] > REDUCED_COST_TOL:
+                    entering = j
                     break
-                best = reduced[j]
-        if not (bland and entering >= 0):
+            if entering < 0:
+                for a in range(m):
+                    if -duals[a] > REDUCED_COST_TOL and (
+                        entering < 0 or tight[a] < tight[entering - cols]
+                    ):
+                        entering = cols + a
+        else:
+            best = 0.0
+            for j in range(cols):
+                if column_position[j] < 0 and reduced[j] > REDUCED_COST_TOL:
+                    score = reduced[j] * reduced[j] / column_weights[j]
+                    if score > best:
+                        entering, best = j, score
             for a in range(m):
-                if -duals[a] > best:
-                    if bland and entering >= 0 and tight[entering - cols] < tight[a]:
-                        continue
-                    entering = cols + a
-                    if not bland:
-                        best = -duals[a]
+                if -duals[a] > REDUCED_COST_TOL:
+                    score = duals[a] * duals[a] / row_weights[tight[a]]
+                    if score > best:
+                        entering, best = cols + a, score
         if entering < 0:
             full_duals = np.zeros(rows)
             for a in range(m):
                 full_duals[tight[a]] = duals[a]
-            return OPTIMAL, values, full_duals, iteration
+            counts[0], counts[1], counts[2] = m, degenerate_run, since_refactor
+            return OPTIMAL, full_duals, iteration
 
         # Direction: basic values move by -t * direction, free slacks by -t * row_change.
         if entering < cols:
@@ -179,7 +328,7 @@ def solve_lp(
             row_change[:] = 0.0
         for b in range(m):
             if direction[b] != 0.0:
-                row_change -= direction[b] * GT[basic[b]]
+                _axpy(-direction[b], GT[basic[b]], row_change)
 
         # Ratio test; ties go to the larger pivot, or under Bland's rule to the smaller index
         # (columns before slacks).
@@ -203,8 +352,25 @@ def solve_lp(
                 ):
                     step, leaving_column, leaving_row, pivot = ratio, -1, r, row_change[r]
         if leaving_column < 0 and leaving_row < 0:
-            return UNBOUNDED, values, np.zeros(rows), iteration
+            counts[0], counts[1], counts[2] = m, degenerate_run, since_refactor
+            return UNBOUNDED, np.zeros(rows), iteration
         degenerate_run = degenerate_run + 1 if step <= 1e-13 else 0
+        _update_weights(
+            G,
+            inverse,
+            tight,
+            basic,
+            m,
+            column_position,
+            column_weights,
+            row_weights,
+            entering,
+            leaving_column,
+            leaving_row,
+            pivot,
+            pivot_row,
+            work,
+        )
 
         # Move.
         for b in range(m):
@@ -228,6 +394,9 @@ def solve_lp(
             column_position[entering] = k
             values[entering] = step
         elif entering < cols:  # column enters, row `leaving_row` becomes tight (bordering)
+            if m == capacity:
+                counts[0], counts[1], counts[2] = m, degenerate_run, since_refactor
+                return SINGULAR, np.zeros(rows), iteration
             r = leaving_row
             sigma = row_change[r]
             for a in range(m):
@@ -295,5 +464,7 @@ def solve_lp(
         if since_refactor >= REFACTOR_EVERY:
             since_refactor = 0
             if not _refactor(G, h, tight, basic, m, inverse, values, slack, row_position):
-                return SINGULAR, values, np.zeros(rows), iteration
-    return ITERATION_LIMIT, values, np.zeros(rows), max_iterations
+                counts[0], counts[1], counts[2] = m, degenerate_run, since_refactor
+                return SINGULAR, np.zeros(rows), iteration
+    counts[0], counts[1], counts[2] = m, degenerate_run, since_refactor
+    return ITERATION_LIMIT, np.zeros(rows), max_iterations

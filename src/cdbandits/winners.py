@@ -73,6 +73,8 @@ __all__ = [
     "Engine",
     "SIMPLEX_OPTIONS",
     "SIMPLEX_SOLVER",
+    "SPARSE_MAX_DENSITY",
+    "SPARSE_MIN_K",
     "SolverError",
     "VonNeumannWinner",
     "all_winners",
@@ -95,13 +97,23 @@ __all__ = [
 #: the interior point method (dense supports, ties, clones).
 COMPILED_METHODS: tuple[str, ...] = (CONDORCET_SHORTCUT, "simplex", "interior_point")
 
-Engine = Literal["compiled", "numpy", "auto"]
+Engine = Literal["compiled", "numpy", "auto", "sparse"]
 
 #: Which solver computes the vNW when no cvxpy ``solver`` is named: the compiled kernel, the
 #: NumPy path of :mod:`cdbandits.vnw_numpy` (``solver`` ``"condorcet"`` or
-#: ``"numpy_interior_point"``), or the NumPy path up to :data:`NUMPY_MAX_K` arms and the
-#: compiled kernel above.
-ENGINES: tuple[Engine, ...] = ("compiled", "numpy", "auto")
+#: ``"numpy_interior_point"``), the NumPy path up to :data:`NUMPY_MAX_K` arms and the
+#: compiled kernel above, or the sparse solver of :mod:`cdbandits.vnw_sparse`. Matrices of at
+#: least :data:`SPARSE_MIN_K` arms with at most :data:`SPARSE_MAX_DENSITY` of their entries
+#: non-zero go to the sparse solver under every engine but ``"numpy"``, and so do scipy
+#: sparse matrices.
+ENGINES: tuple[Engine, ...] = ("compiled", "numpy", "auto", "sparse")
+
+#: See :data:`ENGINES`: the sparse solver restricts its games to the compared pairs, which
+#: pays once there are a few hundred arms and most pairs are ties.
+SPARSE_MIN_K = 300
+
+#: See :data:`SPARSE_MIN_K`.
+SPARSE_MAX_DENSITY = 0.2
 
 CopelandVariant = Literal["wins", "wins_or_ties", "wins_minus_losses"]
 
@@ -281,8 +293,27 @@ def von_neumann_winner(
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if solver is not None:
         return reference_von_neumann_winner(matrix, convention=convention, solver=solver, tol=tol)
+    if type(matrix).__module__.startswith("scipy.sparse") or engine == "sparse":
+        from .vnw_sparse import sparse_von_neumann_winner  # scipy and numba: on first use
+
+        if convention != "skew" and type(matrix).__module__.startswith("scipy.sparse"):
+            raise ValueError("a scipy sparse matrix must be in the skew form (convention='skew')")
+        skew = (
+            matrix
+            if type(matrix).__module__.startswith("scipy.sparse")
+            else as_skew(matrix, convention)
+        )
+        return sparse_von_neumann_winner(skew, tol=tol)
     P = as_skew(matrix, convention)
     k = P.shape[0]
+    if (
+        engine != "numpy"
+        and k >= SPARSE_MIN_K
+        and np.count_nonzero(P) <= SPARSE_MAX_DENSITY * k * k
+    ):
+        from .vnw_sparse import sparse_von_neumann_winner
+
+        return sparse_von_neumann_winner(P, tol=tol)
     if engine == "numpy" or (engine == "auto" and k <= NUMPY_MAX_K):
         with one_blas_thread(k + 1):
             method, weights = solve_without_numba(P)

@@ -21,15 +21,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..blas_threads import one_blas_thread
 from ..randomness import named_generator
 from ..stats import INTERVAL_METHODS, IntervalMethod
-from ..winners import condorcet_winner, copeland_winners
+from ..winners import CertificationError
 from .counts import PairCounts, apply_policy, count_pairs
 from .rankings import columns_table, ranking_columns
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
 from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
 from .solving import METHODS, von_neumann_winners
-from .uncertainty import SUPPORT_TOL, WinnerDistribution, resampled_distribution
+from .uncertainty import DENSE_MAX_K, SUPPORT_TOL, WinnerDistribution, resampled_distribution
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -60,6 +61,10 @@ class AnalysisSettings:
     top : int or None
         Keep only the ``top`` items with the most comparisons (per context), before the
         policy is applied.
+    jobs : int or None
+        Worker processes that solve the resamples of a log of many items
+        (:mod:`.sparse_resampling`); ``None``: every available core. The results do not
+        depend on it.
     """
 
     policy: CountPolicy = field(default_factory=CountPolicy)
@@ -70,6 +75,7 @@ class AnalysisSettings:
     pair_interval: IntervalMethod = "clopper-pearson"
     bt_pseudo_count: float = 0.0
     top: int | None = None
+    jobs: int | None = None
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in RESAMPLING_METHODS]
@@ -89,6 +95,8 @@ class AnalysisSettings:
             raise ValueError(
                 f"bt_pseudo_count must be a finite number >= 0, got {self.bt_pseudo_count}"
             )
+        if self.jobs is not None and self.jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {self.jobs}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +121,8 @@ class LogAnalysis:
     distributions : dict of str to WinnerDistribution
         By resampling method.
     ranking_columns : dict of str to list
-        :func:`.rankings.ranking_columns` (:attr:`rankings` is its pandas table).
+        :func:`.rankings.ranking_columns` (:attr:`rankings` is its pandas table); empty for
+        logs of more than :data:`.uncertainty.DENSE_MAX_K` items.
     warnings : tuple of str
         Every choice the policy or the rankings reported.
     settings : AnalysisSettings
@@ -138,7 +147,11 @@ class LogAnalysis:
 
     @property
     def rankings(self) -> pd.DataFrame:
-        """:func:`.rankings.rankings_table` of the log."""
+        """:func:`.rankings.rankings_table` of the log (empty without ranking columns)."""
+        if not self.ranking_columns:
+            import pandas as pd
+
+            return pd.DataFrame()
         return columns_table(self.ranking_columns)
 
     @property
@@ -151,26 +164,25 @@ class LogAnalysis:
         """One row per compared pair ``i < j``: counts, ``Q[i, j]`` and its interval."""
         import pandas as pd
 
-        low, high = self.counts.intervals(self.settings.confidence, self.settings.pair_interval)
-        q = self.counts.probability_matrix()
-        rows, cols = np.nonzero(np.triu(self.counts.observed, 1))
+        counts = self.counts
+        low, high = counts.pair_intervals(self.settings.confidence, self.settings.pair_interval)
         return pd.DataFrame(
             {
-                "item": [self.items[i] for i in rows],
-                "opponent": [self.items[j] for j in cols],
-                "wins": self.counts.wins[rows, cols],
-                "losses": self.counts.wins[cols, rows],
-                "ties": self.counts.ties[rows, cols],
-                "probability": q[rows, cols],
-                "low": low[rows, cols],
-                "high": high[rows, cols],
+                "item": [self.items[i] for i in counts.pairs[:, 0]],
+                "opponent": [self.items[j] for j in counts.pairs[:, 1]],
+                "wins": counts.pair_wins[:, 0],
+                "losses": counts.pair_wins[:, 1],
+                "ties": counts.pair_ties,
+                "probability": counts.pair_wins[:, 0] / counts.pair_comparisons,
+                "low": low,
+                "high": high,
             }
         )
 
     def to_dict(self, include_pairs: bool = False) -> dict[str, Any]:
         """JSON-ready summary with items by name."""
         k = len(self.items)
-        observed = int(np.triu(self.counts.observed, 1).sum())
+        observed = self.counts.n_pairs
         result: dict[str, Any] = {
             "context": self.context,
             "items": list(self.items),
@@ -197,9 +209,43 @@ class LogAnalysis:
         return result
 
 
-def _point_winner(P: NDArray[np.float64]) -> tuple[NDArray[np.float64], float, str]:
-    solved = von_neumann_winners(P[None])
-    return solved.weights[0], float(solved.exploitability[0]), METHODS[solved.method[0]]
+def _point_winner(
+    counts: PairCounts,
+) -> tuple[NDArray[np.float64], float, str, NDArray[np.int64] | None]:
+    """The certified vNW of the log's matrix, its certificate, path and warm start.
+
+    Dense (the batched solver) up to :data:`.uncertainty.DENSE_MAX_K` items, else the sparse
+    solver, whose last restricted game's arms are the resamples' warm start.
+    """
+    k = len(counts.items)
+    if k <= DENSE_MAX_K:
+        solved = von_neumann_winners(counts.skew_matrix()[None])
+        return solved.weights[0], float(solved.exploitability[0]), METHODS[solved.method[0]], None
+    from ..vnw_sparse import solve_sparse  # numba: only logs of many items load it
+
+    P = counts.skew_sparse()
+    with one_blas_thread(k + 1):
+        solution = solve_sparse(P)
+    if solution.path is None:
+        raise CertificationError(
+            f"the von Neumann winner of the log's {k} items could not be certified"
+        )
+    certificate = float((P.T @ solution.weights).min())
+    return solution.weights, certificate, solution.path, solution.arms
+
+
+def _ranking_columns(counts: PairCounts, settings: AnalysisSettings) -> dict[str, list[Any]]:
+    """:func:`.rankings.ranking_columns`, for logs of at most :data:`.uncertainty.DENSE_MAX_K`
+    items (it solves games over all ``K x K`` entries); a warning and no columns above."""
+    k = len(counts.items)
+    if k <= DENSE_MAX_K:
+        return ranking_columns(counts, bt_pseudo_count=settings.bt_pseudo_count)
+    warn(
+        f"{k} items: the rankings (iterated maximal lotteries, Bradley-Terry) are computed "
+        f"for logs of at most {DENSE_MAX_K} items and are left out; choose fewer items "
+        "with --top to get them"
+    )
+    return {}
 
 
 def _reissue(caught: list[warnings.WarningMessage], prefix: str) -> list[str]:
@@ -249,8 +295,7 @@ def analyze_log(
                 log = log.restrict(log.top_items(settings.top))
             log = apply_policy(log, settings.policy)
             counts = count_pairs(log)
-            P = counts.skew_matrix()
-            weights, certificate, path = _point_winner(P)
+            weights, certificate, path, start = _point_winner(counts)
             distributions = {
                 method: resampled_distribution(
                     log,
@@ -261,10 +306,16 @@ def analyze_log(
                     confidence=settings.confidence,
                     prior=settings.prior,
                     progress=progress,
+                    jobs=settings.jobs,
+                    start=start,
                 )
                 for method in settings.methods
             }
-            rankings = ranking_columns(counts, bt_pseudo_count=settings.bt_pseudo_count)
+            rankings = _ranking_columns(counts, settings)
+            wins = counts.item_wins()
+            winners = np.flatnonzero(wins == len(counts.items) - 1)
+            condorcet = int(winners[0]) if winners.size else None
+            copeland = np.flatnonzero(wins == wins.max()).astype(np.int64)
     finally:
         messages = _reissue(caught, prefix)
     return LogAnalysis(
@@ -274,8 +325,8 @@ def analyze_log(
         weights=weights,
         certificate=certificate,
         solver_path=path,
-        condorcet=condorcet_winner(P),
-        copeland=copeland_winners(P, "wins"),
+        condorcet=condorcet,
+        copeland=copeland,
         distributions=distributions,
         ranking_columns=rankings,
         warnings=tuple(messages),

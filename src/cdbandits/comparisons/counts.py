@@ -29,9 +29,11 @@ compared); fractional counts (ties counted half, fractional weights) are used as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy import sparse
 
 from ..stats import IntervalMethod, binomial_interval
 from .records import TIE, ComparisonLog, ComparisonLogError, warn
@@ -46,21 +48,60 @@ __all__ = ["PairCounts", "apply_policy", "count_pairs"]
 
 @dataclass(frozen=True, eq=False)
 class PairCounts:
-    """Win counts of every ordered pair of items.
+    """Win counts of the compared pairs of items (memory proportional to pairs plus items).
 
     Attributes
     ----------
     items : tuple of str
-    wins : ndarray of float64, shape (K, K)
-        ``wins[i, j]``: weight of the comparisons ``i`` won against ``j``, ties counted as
-        half a win for each (zero diagonal).
-    ties : ndarray of float64, shape (K, K)
-        Symmetric weight of the tied comparisons of each pair (already inside ``wins``).
+    pairs : ndarray of int64, shape (n, 2)
+        The compared pairs ``(i, j)``, ``i < j``, in increasing order.
+    pair_wins : ndarray of float64, shape (n, 2)
+        Per pair, the weight of the comparisons ``i`` won against ``j`` and ``j`` won against
+        ``i``, ties counted as half a win for each.
+    pair_ties : ndarray of float64, shape (n,)
+        Per pair, the weight of its tied comparisons (already inside ``pair_wins``).
+
+    The K x K views (:attr:`wins`, :attr:`ties`, :attr:`comparisons`, :attr:`observed`,
+    :meth:`probability_matrix`, :meth:`skew_matrix`, :meth:`intervals`) are built on demand,
+    for logs of few items; :meth:`skew_sparse` and the per-pair arrays serve any size.
     """
 
     items: tuple[str, ...]
-    wins: NDArray[np.float64]
-    ties: NDArray[np.float64]
+    pairs: NDArray[np.int64]
+    pair_wins: NDArray[np.float64]
+    pair_ties: NDArray[np.float64]
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of compared pairs."""
+        return int(self.pairs.shape[0])
+
+    @property
+    def pair_comparisons(self) -> NDArray[np.float64]:
+        """``n[i, j]`` of every compared pair, shape (n,)."""
+        return self.pair_wins.sum(axis=1)
+
+    @property
+    def pair_skew(self) -> NDArray[np.float64]:
+        """``P[i, j] = 2 Q[i, j] - 1`` of every compared pair ``i < j``, shape (n,)."""
+        return (self.pair_wins[:, 0] - self.pair_wins[:, 1]) / self.pair_comparisons
+
+    def _dense(self, upper: NDArray[np.float64], lower: NDArray[np.float64]) -> NDArray:
+        k = len(self.items)
+        matrix = np.zeros((k, k))
+        matrix[self.pairs[:, 0], self.pairs[:, 1]] = upper
+        matrix[self.pairs[:, 1], self.pairs[:, 0]] = lower
+        return matrix
+
+    @cached_property
+    def wins(self) -> NDArray[np.float64]:
+        """``wins[i, j]``: weight of the comparisons ``i`` won against ``j``, shape (K, K)."""
+        return self._dense(self.pair_wins[:, 0], self.pair_wins[:, 1])
+
+    @cached_property
+    def ties(self) -> NDArray[np.float64]:
+        """Symmetric weight of the tied comparisons of each pair, shape (K, K)."""
+        return self._dense(self.pair_ties, self.pair_ties)
 
     @property
     def comparisons(self) -> NDArray[np.float64]:
@@ -74,16 +115,44 @@ class PairCounts:
 
     def probability_matrix(self) -> NDArray[np.float64]:
         """``Q[i, j] = wins[i, j] / n[i, j]``; 1/2 on the diagonal and for unobserved pairs."""
-        n = self.comparisons
-        with np.errstate(invalid="ignore", divide="ignore"):
-            q = np.where(n > 0, self.wins / n, 0.5)
-        np.fill_diagonal(q, 0.5)
+        q = np.full((len(self.items),) * 2, 0.5)
+        share = self.pair_wins[:, 0] / self.pair_comparisons
+        q[self.pairs[:, 0], self.pairs[:, 1]] = share
+        q[self.pairs[:, 1], self.pairs[:, 0]] = self.pair_wins[:, 1] / self.pair_comparisons
         return q
 
     def skew_matrix(self) -> NDArray[np.float64]:
         """``P = 2 Q - 1``, exactly skew-symmetric (the form of :mod:`cdbandits.winners`)."""
-        skew = 2.0 * self.probability_matrix() - 1.0
-        return (skew - skew.T) / 2.0
+        skew = self.pair_skew
+        return self._dense(skew, -skew)
+
+    def skew_sparse(self) -> sparse.csr_array:
+        """``P`` as a scipy sparse array: the compared pairs that are not even."""
+        k = len(self.items)
+        skew = self.pair_skew
+        uneven = skew != 0.0
+        rows = np.concatenate([self.pairs[uneven, 0], self.pairs[uneven, 1]])
+        cols = np.concatenate([self.pairs[uneven, 1], self.pairs[uneven, 0]])
+        values = np.concatenate([skew[uneven], -skew[uneven]])
+        return sparse.csr_array((values, (rows, cols)), shape=(k, k))
+
+    def item_wins(self) -> NDArray[np.int64]:
+        """Per item, the pairs it won (``P[i, j] > 0``): Copeland's ``"wins"`` score."""
+        k = len(self.items)
+        skew = self.pair_skew
+        won = np.bincount(self.pairs[:, 0], skew > 0, k) + np.bincount(
+            self.pairs[:, 1], skew < 0, k
+        )
+        return won.astype(np.int64)
+
+    def pair_intervals(
+        self, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Binomial intervals of ``Q[i, j]`` of every compared pair ``i < j``, shape (n,).
+
+        See :func:`cdbandits.stats.binomial_interval`.
+        """
+        return binomial_interval(self.pair_wins[:, 0], self.pair_comparisons, confidence, method)
 
     def intervals(
         self, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
@@ -119,16 +188,23 @@ def count_pairs(log: ComparisonLog) -> PairCounts:
     PairCounts
     """
     k = len(log.items)
+    lower = np.minimum(log.first, log.second)
+    higher = np.maximum(log.first, log.second)
+    codes, pair_of_record = np.unique(lower * k + higher, return_inverse=True)
     winner = np.where(log.outcome >= 0, log.first, log.second)
-    loser = np.where(log.outcome >= 0, log.second, log.first)
     decided = log.outcome != TIE
-    wins = np.zeros((k, k))
-    np.add.at(wins, (winner[decided], loser[decided]), log.weight[decided])
-    ties = np.zeros((k, k))
-    tied = ~decided
-    np.add.at(ties, (log.first[tied], log.second[tied]), log.weight[tied])
-    ties = ties + ties.T
-    return PairCounts(items=log.items, wins=wins + ties / 2.0, ties=ties)
+    lower_won = decided & (winner == lower)
+    higher_won = decided & (winner == higher)
+    ties = np.bincount(pair_of_record, log.weight * ~decided, codes.size)
+    wins = np.stack(
+        [
+            np.bincount(pair_of_record, log.weight * lower_won, codes.size) + ties / 2.0,
+            np.bincount(pair_of_record, log.weight * higher_won, codes.size) + ties / 2.0,
+        ],
+        axis=1,
+    )
+    pairs = np.stack([codes // k, codes % k], axis=1).astype(np.int64)
+    return PairCounts(items=log.items, pairs=pairs, pair_wins=wins, pair_ties=ties)
 
 
 def _describe(names: list[str], limit: int = 5) -> str:
@@ -197,8 +273,8 @@ def _apply_rare(log: ComparisonLog, policy: CountPolicy) -> ComparisonLog:
 
 def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> ComparisonLog:
     k = len(log.items)
-    observed = count_pairs(log).observed
-    missing = int((~observed)[np.triu_indices(k, 1)].sum())
+    pairs = count_pairs(log).pairs
+    missing = k * (k - 1) // 2 - pairs.shape[0]
     if missing == 0:
         return log
     what = f"{missing} of {k * (k - 1) // 2} pairs of items were never compared"
@@ -212,15 +288,20 @@ def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> Compariso
         return log
     alive = np.ones(k, dtype=bool)
     per_item = log.comparisons_per_item()
-    unobserved = ~observed & ~np.eye(k, dtype=bool)
+    neighbours = sparse.csr_array(
+        (np.ones(2 * pairs.shape[0]), (pairs.ravel(), pairs[:, ::-1].ravel())), shape=(k, k)
+    )
+    compared_alive = np.asarray(neighbours.sum(axis=1)).ravel()  # compared partners alive
     removed = []
     while True:
-        partners = (unobserved & alive[None, :]).sum(axis=1) * alive
+        partners = np.where(alive, alive.sum() - 1 - compared_alive, 0)
         if partners.max() == 0:
             break
         # Most never-compared partners first; then fewer comparisons; then the later item.
         chosen = int(np.lexsort((-np.arange(k), per_item, -partners))[0])
         alive[chosen] = False
+        row = slice(neighbours.indptr[chosen], neighbours.indptr[chosen + 1])
+        compared_alive[neighbours.indices[row]] -= 1
         removed.append(log.items[chosen])
     kept = [name for name, keep in zip(log.items, alive, strict=True) if keep]
     warn(

@@ -13,7 +13,7 @@ Two ways to draw preference matrices that the log could equally have produced:
   ignored (comparisons treated as independent).
 
 For each drawn matrix the certified von Neumann winner (vNW) is computed by the batched
-solver :func:`.solving.von_neumann_winners` (chunks of :data:`CHUNK_ENTRIES` entries at a
+solver :func:`.solving.von_neumann_winners` (chunks of :data:`cdbandits.limits.CHUNK_ENTRIES` entries at a
 time), with the Condorcet winner, the Copeland winners (``"wins"`` variant)
 and the **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
 ``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..limits import CHUNK_ENTRIES
 from .counts import PairCounts, count_pairs
 from .near_optimal import (
     CANDIDATE_RESAMPLES,
@@ -52,7 +51,13 @@ from .near_optimal import (
     studentised_bound,
     studentised_statistics,
 )
-from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
+from .pair_draws import (
+    bootstrap_pair_wins,
+    pair_index,
+    posterior_pair_wins,
+    skew_stack,
+)
+from .records import ComparisonLog
 from .settings import RESAMPLING_METHODS, ResamplingMethod
 from .solving import METHODS, von_neumann_winners
 
@@ -60,8 +65,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "CHUNK_ENTRIES",
-    "DENSE_UNIT_ENTRIES",
+    "DENSE_MAX_K",
     "PROGRESS_DELAY",
     "SUPPORT_TOL",
     "WinnerDistribution",
@@ -73,161 +77,19 @@ __all__ = [
     "winner_distribution",
 ]
 
-
-#: The units' contributions are a dense array up to this many entries, else a sparse one
-#: (the same sums; a small log spares loading scipy).
-DENSE_UNIT_ENTRIES = 1_000_000
-
 #: Seconds a resampling runs before its progress bar appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
+
+#: Logs of at most this many items are analysed with ``K x K`` matrices: the batched dense
+#: solver, the weight intervals of :mod:`.near_optimal` and the rankings of :mod:`.rankings`.
+#: Larger logs are solved pair by pair by the sparse solver (:mod:`.sparse_resampling`),
+#: without those two (each takes linear programs or solves over all ``K x K`` entries).
+DENSE_MAX_K = 500
 
 #: Weights at or below this are outside the support. The batched solver's equalizer solve
 #: can return weights of order 1e-16 on an arm whose exact weight is 0 (a degenerate
 #: support); every other support weight is far larger (about 1e-3 or more in practice).
 SUPPORT_TOL = 1e-12
-
-
-def pair_index(k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """The pairs ``i < j`` of ``k`` items in the order used for pair-wise arrays."""
-    rows, cols = np.triu_indices(k, 1)
-    return rows.astype(np.int64), cols.astype(np.int64)
-
-
-def _pair_columns(k: int) -> NDArray[np.int64]:
-    """``lookup[i, j]``: the position of pair ``{i, j}`` in :func:`pair_index`."""
-    rows, cols = pair_index(k)
-    lookup = np.full((k, k), -1, dtype=np.int64)
-    lookup[rows, cols] = np.arange(rows.size)
-    lookup[cols, rows] = np.arange(rows.size)
-    return lookup
-
-
-def _resampling_units(log: ComparisonLog) -> tuple[Any, NDArray[np.int64]]:
-    """Contributions of the resampling units to the wins of every pair, and multiplicities.
-
-    Column ``p`` of a contribution counts the wins of the lower item of pair ``p``, column
-    ``n_pairs + p`` those of the higher one; a tie adds 1/2 to both. Without groups, the
-    identical comparisons form one unit (a code per pair and outcome) whose multiplicity is
-    their total weight; with groups, a unit is a group, its contribution the sum of its
-    records and its multiplicity the group's weight.
-    """
-    k = len(log.items)
-    n_pairs = k * (k - 1) // 2
-    pair = _pair_columns(k)[log.first, log.second]
-    lower_first = log.first < log.second
-    lower_wins = np.where(log.outcome == FIRST_WINS, lower_first, ~lower_first)
-    tie = log.outcome == TIE
-    # 0..n_pairs-1: the lower item won; n_pairs..2n_pairs-1: the higher; then ties.
-    code = np.where(tie, 2 * n_pairs + pair, np.where(lower_wins, pair, n_pairs + pair))
-    if log.group is None:
-        codes, unit_of_row = np.unique(code, return_inverse=True)
-        multiplicity = np.bincount(unit_of_row, log.weight, codes.size)
-        unit_of_code = np.arange(codes.size)
-    else:
-        groups, unit_of_row = np.unique(log.group, return_inverse=True)
-        multiplicity = np.zeros(groups.size)
-        multiplicity[unit_of_row] = log.weight  # constant within a group
-        codes, unit_of_code = code, unit_of_row
-    tied = codes >= 2 * n_pairs
-    rows = np.concatenate([unit_of_code[~tied], unit_of_code[tied], unit_of_code[tied]])
-    columns = np.concatenate([codes[~tied], codes[tied] - 2 * n_pairs, codes[tied] - n_pairs])
-    values = np.concatenate([np.ones(int((~tied).sum())), np.full(2 * int(tied.sum()), 0.5)])
-    shape = (multiplicity.size, 2 * n_pairs)
-    if shape[0] * shape[1] <= DENSE_UNIT_ENTRIES:
-        contributions = np.zeros(shape)
-        np.add.at(contributions, (rows, columns), values)
-    else:
-        from scipy import sparse
-
-        contributions = sparse.csr_array((values, (rows, columns)), shape=shape)
-    rounded = np.rint(multiplicity)
-    fractional = np.flatnonzero((np.abs(multiplicity - rounded) > 1e-9) | (rounded < 1))
-    if fractional.size:
-        raise ComparisonLogError(
-            "the bootstrap resamples whole comparisons and needs integer weights of at least "
-            f"1, but a unit has weight {multiplicity[fractional[0]]:g}; use the Beta "
-            "posterior for fractional weights"
-        )
-    return contributions, rounded.astype(np.int64)
-
-
-def bootstrap_pair_wins(
-    log: ComparisonLog, resamples: int, rng: np.random.Generator
-) -> Iterator[NDArray[np.float64]]:
-    """Wins of the lower and the higher item of every pair in bootstrap resamples.
-
-    Parameters
-    ----------
-    log : ComparisonLog
-        Already passed through :func:`.counts.apply_policy`.
-    resamples : int
-    rng : numpy.random.Generator
-
-    Yields
-    ------
-    ndarray of float64, shape (chunk, 2, n_pairs)
-        Chunks of resamples (sizes summing to ``resamples``); ``[:, 0]`` the wins of the
-        lower item of each pair of :func:`pair_index`, ``[:, 1]`` the higher one's.
-    """
-    contributions, multiplicity = _resampling_units(log)
-    total = int(multiplicity.sum())
-    n_pairs = contributions.shape[1] // 2
-    for size in _chunk_sizes(resamples, max(len(log.items) ** 2, multiplicity.size)):
-        if total == 0:  # nothing to resample: every resample is empty too
-            yield np.zeros((size, 2, n_pairs))
-            continue
-        draws = rng.multinomial(total, multiplicity / total, size=size)
-        wins = (contributions.T @ draws.T).T
-        yield np.asarray(wins).reshape(size, 2, n_pairs)
-
-
-def posterior_pair_wins(
-    counts: PairCounts,
-    resamples: int,
-    rng: np.random.Generator,
-    prior: tuple[float, float] = (1.0, 1.0),
-) -> Iterator[NDArray[np.float64]]:
-    """Beta-posterior draws of every pair's probability, as wins out of one comparison.
-
-    Yields
-    ------
-    ndarray of float64, shape (chunk, 2, n_pairs)
-        ``[:, 0]`` the drawn ``Q[i, j]`` of each pair ``i < j``, ``[:, 1] = 1 - [:, 0]``
-        (the same layout as :func:`bootstrap_pair_wins`).
-    """
-    a, b = prior
-    if not (a > 0 and b > 0):
-        raise ValueError(f"the Beta prior needs positive parameters, got {prior}")
-    rows, cols = pair_index(len(counts.items))
-    for size in _chunk_sizes(resamples, len(counts.items) ** 2):
-        q = rng.beta(
-            a + counts.wins[rows, cols], b + counts.wins[cols, rows], size=(size, rows.size)
-        )
-        yield np.stack([q, 1.0 - q], axis=1)
-
-
-def _chunk_sizes(resamples: int, entries_per_resample: int) -> list[int]:
-    """Resamples per chunk, so that a chunk holds about :data:`CHUNK_ENTRIES` entries."""
-    if resamples < 1:
-        raise ValueError(f"resamples must be at least 1, got {resamples}")
-    chunk = max(1, CHUNK_ENTRIES // max(entries_per_resample, 1))
-    return [min(chunk, resamples - start) for start in range(0, resamples, chunk)]
-
-
-def skew_stack(pair_wins: ArrayLike, k: int) -> NDArray[np.float64]:
-    """Skew-form matrices from pair wins (layout of :func:`bootstrap_pair_wins`).
-
-    ``Q[i, j] = wins_i / (wins_i + wins_j)``, 1/2 where the pair has no comparisons.
-    """
-    wins = np.asarray(pair_wins, dtype=np.float64)
-    total = wins[:, 0] + wins[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        skew = np.where(total > 0, (wins[:, 0] - wins[:, 1]) / total, 0.0)
-    rows, cols = pair_index(k)
-    stack = np.zeros((wins.shape[0], k, k))
-    stack[:, rows, cols] = skew
-    stack[:, cols, rows] = -skew
-    return stack
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,17 +103,22 @@ class WinnerDistribution:
     items : tuple of str
     reported : ndarray, shape (K,)
         The lottery whose exploitability is measured (the vNW of the log's matrix).
-    matrix : ndarray, shape (K, K)
+    matrix : ndarray, shape (K, K), or None
         The log's skew matrix ``P_hat``.
-    scales : ndarray, shape (K, K)
+    scales : ndarray, shape (K, K), or None
         The standard errors of ``P_hat``'s entries (:func:`.near_optimal.entry_scales`).
-    candidates : ndarray, shape (C, K)
+    candidates : ndarray, shape (C, K), or None
         The candidate truths of :func:`.near_optimal.studentised_bound`: the pure lotteries,
         ``reported`` and the first resamples' vNWs.
-    statistics : ndarray, shape (B, C)
+    statistics : ndarray, shape (B, C), or None
         Per resample, the studentised deviation ``T(p)`` of :mod:`.near_optimal` for every
         candidate, from ``Delta_b = P_hat - P_b`` for the bootstrap and ``P_b - P_hat`` for
         the posterior.
+
+        These four are ``None`` for logs of more than :data:`DENSE_MAX_K` items
+        (:mod:`.sparse_resampling`): the confidence set is a polytope over all ``K x K``
+        entries (every pair has a positive scale, compared or not) and its projections take
+        ``2 K`` linear programs of that size; the weight intervals are then NaN.
     weights : ndarray, shape (B, K)
         The certified vNW of every resampled matrix; an item is in the support when its
         weight exceeds :data:`SUPPORT_TOL`.
@@ -270,10 +137,10 @@ class WinnerDistribution:
     method: str
     items: tuple[str, ...]
     reported: NDArray[np.float64]
-    matrix: NDArray[np.float64]
-    scales: NDArray[np.float64]
-    candidates: NDArray[np.float64]
-    statistics: NDArray[np.float64]
+    matrix: NDArray[np.float64] | None
+    scales: NDArray[np.float64] | None
+    candidates: NDArray[np.float64] | None
+    statistics: NDArray[np.float64] | None
     weights: NDArray[np.float64]
     exploitability: NDArray[np.float64]
     condorcet: NDArray[np.int64]
@@ -307,7 +174,12 @@ class WinnerDistribution:
         return near_optimal_weight_bounds(self.matrix, self.studentised_bound() * self.scales)
 
     def studentised_bound(self) -> float:
-        """``t`` of :mod:`.near_optimal`: the weight intervals' set is ``P_hat + t S``."""
+        """``t`` of :mod:`.near_optimal`: the weight intervals' set is ``P_hat + t S``.
+
+        NaN without the dense statistics (see :attr:`statistics`).
+        """
+        if self.statistics is None:
+            return float("nan")
         needed = studentised_statistics(-self.matrix[None], self.candidates, self.scales)[0]
         return studentised_bound(self.statistics, needed, self.confidence)
 
@@ -315,8 +187,11 @@ class WinnerDistribution:
         """Per item: least and largest weight of a lottery in the confidence set.
 
         The projections of :mod:`.near_optimal`'s set (certified LPs); they contain the
-        true vNW's weights of all items at once with about the ``confidence`` level.
+        true vNW's weights of all items at once with about the ``confidence`` level. NaN
+        without the dense statistics (see :attr:`statistics`).
         """
+        if self.statistics is None:
+            return np.full(len(self.items), np.nan), np.full(len(self.items), np.nan)
         low, high = self._weight_bounds
         return low.copy(), high.copy()
 
@@ -378,7 +253,10 @@ class WinnerDistribution:
             "weight_interval": {
                 "construction": "projection of the confidence set of lotteries that could be "
                 "the von Neumann winner (cdbandits.comparisons.near_optimal); simultaneous "
-                "for all items",
+                "for all items"
+                if self.statistics is not None
+                else f"not computed for more than {DENSE_MAX_K} items (linear "
+                "programs over all pairs)",
                 "studentised_bound": self.studentised_bound(),
             },
             "exploitability": {
@@ -513,8 +391,14 @@ def resampled_distribution(
     confidence: float = 0.95,
     prior: tuple[float, float] = (1.0, 1.0),
     progress: bool = False,
+    jobs: int | None = None,
+    start: NDArray[np.int64] | None = None,
 ) -> WinnerDistribution:
     """:func:`winner_distribution` of the bootstrap or the posterior of a log.
+
+    A log of more than :data:`DENSE_MAX_K` items is resampled pair by pair and
+    solved by the sparse solver, warm and in parallel
+    (:func:`.sparse_resampling.sparse_distribution`; no weight intervals).
 
     Parameters
     ----------
@@ -530,8 +414,29 @@ def resampled_distribution(
     prior : (float, float), optional
         Beta prior of the posterior.
     progress : bool, optional
+    jobs : int, optional
+        Worker processes of the sparse resampling (default: every available core).
+    start : ndarray of int64, optional
+        The sparse resampling's warm start (the ``arms`` of the log's sparse solution).
     """
     counts = count_pairs(log)
+    if len(log.items) > DENSE_MAX_K:
+        from .sparse_resampling import sparse_distribution
+
+        reported = np.asarray(reported, dtype=np.float64)
+        return sparse_distribution(
+            log,
+            counts,
+            method,
+            reported,
+            resamples,
+            rng,
+            confidence=confidence,
+            prior=prior,
+            progress=progress,
+            jobs=jobs,
+            start=start,
+        )
     if method == "bootstrap":
         chunks = bootstrap_pair_wins(log, resamples, rng)
     elif method == "posterior":
