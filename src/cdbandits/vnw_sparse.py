@@ -144,6 +144,15 @@ def _largest_block(local_ptr: NDArray, local_idx: NDArray) -> int:
     return int(np.diff(starts).max()) if starts.size > 1 else 0
 
 
+def _largest_tied_block(game: _Game, values: NDArray[np.float64]) -> NDArray[np.int64]:
+    """The arms of the largest block of the game of the arms a certified vNW ties with."""
+    tied = np.flatnonzero(values <= TIE_TOL)
+    local_ptr, local_idx, _, _ = game.restricted(tied)
+    order, starts = game_blocks(local_ptr, local_idx)
+    largest = int(np.argmax(np.diff(starts)))
+    return np.sort(tied[order[starts[largest] : starts[largest + 1]]])
+
+
 def _interior_iterates(
     local_ptr: NDArray, local_idx: NDArray, local_data: NDArray
 ) -> Iterator[tuple[int, NDArray, NDArray]]:
@@ -301,11 +310,11 @@ def solve_sparse(
         weights = np.zeros(k)
         weights[winner] = 1.0
         return SparseSolution(CONDORCET, weights, none)
+    borda = np.asarray(game.matrix.sum(axis=1)).ravel()
     unique, vertex = False, None
     if start is not None and start.size:
         arms = np.unique(np.asarray(start, dtype=np.int64))
     else:
-        borda = np.asarray(game.matrix.sum(axis=1)).ravel()
         status, vertex, arms = column_generation(
             game.indptr,
             game.indices,
@@ -315,19 +324,25 @@ def solve_sparse(
             SIMPLEX_GAME_MAX,
             SIMPLEX_PIVOTS * SIMPLEX_GAME_MAX,
         )
-        if status != 0:
-            vertex = None
-        else:
+        if status == 0:
             values = game.values(vertex)
             unique = _accept(game, vertex, strict=True)
-            if not unique:
-                local_ptr, local_idx, _, _ = game.restricted(np.flatnonzero(values <= TIE_TOL))
-                if _largest_block(local_ptr, local_idx) > TIED_BLOCK_RATIO * arms.size:
-                    vertex = None
-    if vertex is None:
-        vertex, values, arms = _interior_games(game, arms)
+        else:
+            vertex = None
+    while not unique:
         if vertex is None:
-            return SparseSolution(None, np.zeros(k), arms)
+            vertex, values, arms = _interior_games(game, arms)
+            if vertex is None:
+                return SparseSolution(None, np.zeros(k), arms)
+        block = _largest_tied_block(game, values)
+        if block.size <= TIED_BLOCK_RATIO * arms.size or np.isin(block, arms).all():
+            break
+        # The tied game would factor a block far larger than the games so far: its
+        # strongest arms (by Borda score) join the interior point games first.
+        joining = block[~np.isin(block, arms)]
+        joining = joining[np.argsort(-borda[joining], kind="stable")]
+        arms = np.union1d(arms, joining[: max(arms.size, ORACLE_BATCH)])
+        vertex = None
     centre = _whole_centre(game, vertex, values)
     if centre is None:
         return SparseSolution(None, np.zeros(k), arms)
