@@ -20,6 +20,16 @@ win-rate differences of random K-subsets of the 1,000 players with most ATP matc
 1990-2024, 0 for pairs that never met) and ``PrefLib`` (majority margins of the F1-season
 and figure-skating elections; random K-subsets).
 
+Threads: every solver runs at the machine's defaults (no thread variables: the command
+refuses to run with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS`` or
+``NUMBA_NUM_THREADS`` set), as a user's program does; ``cdbandits`` and ``batched`` are also
+timed pinned to one BLAS and one numba thread (the ``1 thread`` columns). ``--busy-core``
+keeps one core busy with another process during the whole run (as a parallel workflow or a
+second program does). ``--threads`` measures only the cells of the thread targets
+(``von_neumann_winner`` on random dense K = 136 and 500, the batched solver on 60 random
+10 x 10 matrices) idle and with a busy core, into ``--markdown`` (within 1.5x of the
+one-thread timings).
+
 An answer is *valid* when it is a distribution whose certificate
 ``min_b (P.T @ p)[b] / max|P|`` is at least ``-1e-9`` (the library's own guarantee). Every
 solver is timed over all matrices of a cell, ``--repeats`` times with the solvers
@@ -28,15 +38,21 @@ the repeats, and the ratios of the peers' medians to ours.
 
 Run in the benchmark environment (the peers are not in the main lock):
 ``envs/bench.sh python benchmarks/bench_von_neumann.py --markdown benchmarks/von_neumann.md``
-(``--ks`` and ``--csv`` split a run over processes; ``--render`` joins their CSVs).
+(``--ks`` and ``--csv`` split a run over processes; ``--render`` joins their CSVs), and
+``envs/bench.sh python benchmarks/bench_von_neumann.py --threads --markdown
+benchmarks/von_neumann_threads.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import numba
@@ -45,7 +61,7 @@ import pandas as pd
 import scipy.optimize
 from threadpoolctl import threadpool_limits
 
-from cdbandits.batched import METHODS, von_neumann_winners
+from cdbandits.batched import von_neumann_winners
 from cdbandits.datasets import DATA_FILES
 from cdbandits.files import write_csv, write_text
 from cdbandits.matrix_io import load_matrix
@@ -53,8 +69,40 @@ from cdbandits.preference import as_skew
 from cdbandits.winners import von_neumann_winner
 
 Solver = Callable[[np.ndarray], np.ndarray]
+THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
 CATEGORIES = ("random dense", "integer margins", "clones", "MSLR", "ATP", "PrefLib")
 PEERS = ("pref_voting", "scipy_highs", "nashpy", "pygambit")
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """One BLAS and one numba thread inside the block (the ``1 thread`` columns)."""
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with threadpool_limits(limits=1):
+            yield
+    finally:
+        numba.set_num_threads(threads)
+
+
+@contextmanager
+def busy_core(active: bool) -> Iterator[None]:
+    """Another process spinning on one core for the duration of the block."""
+    if not active:
+        yield
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def data_root() -> Path:
@@ -212,7 +260,8 @@ def benchmark_cell(matrices: list[np.ndarray], repeats: int, peers: dict) -> dic
         **{name: [prepare(P) for P in matrices] for name, prepare in peers.items()},
     }
     von_neumann_winners(stack)  # loads the compiled code
-    seconds: dict[str, list[float]] = {name: [] for name in [*calls, "batched"]}
+    pinned = ("cdbandits_1t", "batched_1t")
+    seconds: dict[str, list[float]] = {name: [] for name in [*calls, "batched", *pinned]}
     answers: dict[str, list[np.ndarray]] = {}
     for _ in range(repeats):
         for name, functions in calls.items():
@@ -222,6 +271,13 @@ def benchmark_cell(matrices: list[np.ndarray], repeats: int, peers: dict) -> dic
         start = time.perf_counter()
         batched = von_neumann_winners(stack)
         seconds["batched"].append((time.perf_counter() - start) / len(matrices))
+        with one_thread():
+            start = time.perf_counter()
+            answers["cdbandits_1t"] = [function() for function in calls["cdbandits"]]
+            seconds["cdbandits_1t"].append((time.perf_counter() - start) / len(matrices))
+            start = time.perf_counter()
+            answers["batched_1t"] = list(von_neumann_winners(stack).weights)
+            seconds["batched_1t"].append((time.perf_counter() - start) / len(matrices))
     answers["batched"] = list(batched.weights)
     row: dict[str, object] = {"matrices": len(matrices)}
     for name, times in seconds.items():
@@ -231,8 +287,8 @@ def benchmark_cell(matrices: list[np.ndarray], repeats: int, peers: dict) -> dic
         row[f"{name}_invalid"] = sum(
             not valid(P, w) for P, w in zip(matrices, answers[name], strict=True)
         )
-    counts = batched.method_counts()
-    row["paths"] = ", ".join(f"{counts[m]} {m}" for m in METHODS if counts[m])
+    paths = Counter(von_neumann_winner(P).solver for P in matrices)
+    row["paths"] = ", ".join(f"{count} {path}" for path, count in sorted(paths.items()))
     row["median_support"] = float(np.median(batched.support_size))
     return row
 
@@ -259,10 +315,11 @@ def targets(row: pd.Series) -> str:
 
 
 def markdown(table: pd.DataFrame, peers: list[str]) -> str:
-    solvers = ["cdbandits", "batched", *peers]
+    solvers = ["cdbandits", "cdbandits_1t", "batched", "batched_1t", *peers]
+    label = {"cdbandits_1t": "cdbandits 1 thread", "batched_1t": "batched 1 thread"}
     header = (
         "| matrices | K | n | "
-        + " | ".join(f"{s} ms" for s in solvers)
+        + " | ".join(f"{label.get(s, s)} ms" for s in solvers)
         + " | "
         + " | ".join(f"{p} / cdbandits" for p in peers)
         + " | pref_voting / batched | invalid answers | cdbandits paths | targets |"
@@ -291,6 +348,49 @@ def markdown(table: pd.DataFrame, peers: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def thread_cells(rng: np.random.Generator) -> dict[str, Callable[[], object]]:
+    """The calls of the thread targets, on fixed random dense matrices."""
+    dense = {k: skew(rng.uniform(-1, 1, (k, k))) for k in (136, 500)}
+    stack = np.stack([skew(rng.uniform(-1, 1, (10, 10))) for _ in range(60)])
+    return {
+        "von_neumann_winner, random dense K = 136": lambda: von_neumann_winner(dense[136]),
+        "von_neumann_winner, random dense K = 500": lambda: von_neumann_winner(dense[500]),
+        "batched, 60 random dense 10 x 10": lambda: von_neumann_winners(stack),
+    }
+
+
+def thread_table(repeats: int, seed: int) -> str:
+    """Defaults against one thread, idle and with a busy core (the thread targets)."""
+    cells = thread_cells(np.random.default_rng(seed))
+    for call in cells.values():
+        call()  # loads the compiled code
+    lines = [
+        "| call | load | defaults ms | 1 thread ms | defaults / 1 thread | target (<= 1.5) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for busy in (False, True):
+        with busy_core(busy):
+            for name, call in cells.items():
+                seconds: dict[str, list[float]] = {"defaults": [], "pinned": []}
+                for _ in range(repeats):
+                    for setting in seconds:
+                        with one_thread() if setting == "pinned" else nullcontext():
+                            start = time.perf_counter()
+                            call()
+                            seconds[setting].append(time.perf_counter() - start)
+                default, pinned = (1e3 * np.median(seconds[key]) for key in seconds)
+                spread = {
+                    key: f"{1e3 * min(v):.3g}–{1e3 * max(v):.3g}" for key, v in seconds.items()
+                }
+                ratio = default / pinned
+                lines.append(
+                    f"| {name} | {'one core busy' if busy else 'idle'} | {default:.3g} "
+                    f"({spread['defaults']}) | {pinned:.3g} ({spread['pinned']}) | "
+                    f"{ratio:.2f} | {'met' if ratio <= 1.5 else '**not met**'} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ks", type=int, nargs="+", default=[3, 10, 40, 136, 500, 1000])
@@ -306,6 +406,14 @@ def main() -> None:
         nargs="+",
         help="only write --markdown from these --csv outputs (runs split over processes)",
     )
+    parser.add_argument(
+        "--busy-core", action="store_true", help="keep one core busy with another process"
+    )
+    parser.add_argument(
+        "--threads",
+        action="store_true",
+        help="only the thread targets, idle and with a busy core, defaults against one thread",
+    )
     args = parser.parse_args()
     if args.repeats < 5:
         parser.error("--repeats must be at least 5")
@@ -318,9 +426,18 @@ def main() -> None:
         if args.markdown:
             write_text(args.markdown, summary)
         return
-
-    numba.set_num_threads(1)
-    threadpool_limits(limits=1)  # one BLAS thread for every solver, as the table says
+    set_variables = [name for name in THREAD_VARIABLES if name in os.environ]
+    if set_variables:
+        parser.error(
+            f"{', '.join(set_variables)} set: the table measures the machine's defaults; "
+            "unset them (the one-thread columns are pinned by the benchmark itself)"
+        )
+    if args.threads:
+        summary = thread_table(args.repeats, args.seed)
+        print(summary)
+        if args.markdown:
+            write_text(args.markdown, summary)
+        return
     root = data_root()
     real = {
         "MSLR": as_skew(load_matrix(root / DATA_FILES["mslr_informational"].mirror_path), "auto"),
@@ -330,15 +447,16 @@ def main() -> None:
     peers = {name: prepare for name, prepare in peer_solvers().items() if name in args.peers}
     rng = np.random.default_rng(args.seed)
     rows = []
-    for k in args.ks:
-        n = 20 if k <= 40 else 5 if k <= 136 else 2 if k <= 500 else 1
-        for category in args.categories:
-            matrices = sample(category, k, n, rng, real)
-            if not matrices:
-                continue
-            row = benchmark_cell(matrices, args.repeats, peers)
-            rows.append({"category": category, "K": k, **row})
-            print(f"K = {k}, {category}: {row['cdbandits_ms']:.3g} ms per call", flush=True)
+    with busy_core(args.busy_core):
+        for k in args.ks:
+            n = 20 if k <= 40 else 5 if k <= 136 else 2 if k <= 500 else 1
+            for category in args.categories:
+                matrices = sample(category, k, n, rng, real)
+                if not matrices:
+                    continue
+                row = benchmark_cell(matrices, args.repeats, peers)
+                rows.append({"category": category, "K": k, **row})
+                print(f"K = {k}, {category}: {row['cdbandits_ms']:.3g} ms per call", flush=True)
     table = pd.DataFrame(rows)
     summary = markdown(table, [p for p in PEERS if p in peers])
     print(summary)

@@ -14,16 +14,15 @@ Below :data:`THREADED_BLAS_K` rows OpenBLAS works on one thread anyway, so small
 skip the limit (and do not import :mod:`threadpoolctl`, which the command line's
 small-matrix path never needs).
 
-Nested and concurrent uses (from several Python threads) share one limit: the first to
-enter sets it, the last to leave restores what was there before.
+Nested uses keep the limit until the outermost one ends. OpenBLAS has one thread pool for
+the whole process, so :mod:`threadpoolctl` lets one Python thread at a time change its
+limits: a solve that starts while another thread's solve holds the limit runs under it.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 __all__ = ["THREADED_BLAS_K", "one_blas_thread"]
 
@@ -31,10 +30,6 @@ __all__ = ["THREADED_BLAS_K", "one_blas_thread"]
 #: factorisation of fewer than 10,000 entries, and a matrix-vector product of fewer than
 #: about 9,000, on one thread.
 THREADED_BLAS_K = 64
-
-_lock = threading.Lock()
-_depth = 0
-_limiter: Any = None
 
 
 @contextmanager
@@ -49,18 +44,7 @@ def one_blas_thread(rows: int) -> Iterator[None]:
     if rows < THREADED_BLAS_K:
         yield
         return
-    global _depth, _limiter
-    with _lock:
-        if _depth == 0:
-            from threadpoolctl import get_cached_controller
+    from threadpoolctl import get_cached_controller
 
-            _limiter = get_cached_controller().limit(limits=1, user_api="blas")
-        _depth += 1
-    try:
+    with get_cached_controller().limit(limits=1, user_api="blas"):
         yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0:
-                _limiter.restore_original_limits()
-                _limiter = None
