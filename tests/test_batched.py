@@ -1,10 +1,12 @@
 """The batched vNW solver: same kernel as the single call, checked against the cvxpy reference."""
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cdbandits import batched
 from cdbandits.batched import (
     METHODS,
     subset_von_neumann_winners,
@@ -247,3 +249,22 @@ def test_real_mslr_subsets_agree_with_reference(data_mirror):
             assert_agrees_with_reference(P[np.ix_(arms, arms)], weights, certificate)
     full = subset_von_neumann_winners(P, np.arange(136)[None])
     np.testing.assert_array_equal(np.flatnonzero(full.support[0]), [64, 109, 114])
+
+
+def test_small_batches_run_serially_large_ones_in_parallel_with_the_same_bytes(monkeypatch):
+    """The batch's estimated work picks the loop; the answers do not depend on it."""
+    rng = np.random.default_rng(11)
+    upper = np.triu(np.round(rng.uniform(-2, 2, (60, 10, 10))) / 2, 1)
+    stack = upper - np.swapaxes(upper, 1, 2)
+    calls = []
+    for name in ("_solve_serial", "_solve_parallel"):
+        original = getattr(batched, name)
+        monkeypatch.setattr(
+            batched, name, lambda *a, _n=name, _f=original: (calls.append(_n), _f(*a))[1]
+        )
+    small = von_neumann_winners(stack)
+    monkeypatch.setattr(batched, "PARALLEL_WORK", 0)
+    large = von_neumann_winners(stack)
+    assert calls == ["_solve_serial", "_solve_parallel"] or numba.get_num_threads() == 1
+    assert small.weights.tobytes() == large.weights.tobytes()
+    np.testing.assert_array_equal(small.method, large.method)

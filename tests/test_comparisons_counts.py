@@ -13,6 +13,7 @@ from cdbandits.comparisons.records import (
 from cdbandits.comparisons.settings import CountPolicy
 from cdbandits.preference import as_skew
 from cdbandits.stats import binomial_interval
+from cdbandits.winners import copeland_scores
 
 
 def three_items():
@@ -139,3 +140,68 @@ def test_a_choice_that_leaves_nothing_to_compare_is_named(records, policy, messa
     log = make_log(["a", "b", "c"], records)
     with pytest.warns(ComparisonDataWarning), pytest.raises(ComparisonLogError, match=message):
         apply_policy(log, policy)
+
+
+def random_log(k, records, seed, ties=0.2):
+    rng = np.random.default_rng(seed)
+    first, second = rng.integers(0, k, records), rng.integers(0, k, records)
+    keep = first != second
+    outcome = rng.choice([FIRST_WINS, SECOND_WINS, TIE], records, p=[0.5 - ties / 2] * 2 + [ties])
+    names = [f"i{n}" for n in range(k)]
+    rows = [
+        (names[a], names[b], o)
+        for a, b, o in zip(first[keep], second[keep], outcome[keep], strict=True)
+    ]
+    return make_log(names, rows, weights=rng.integers(1, 4, len(rows)))
+
+
+def dense_wins(log):
+    """The K x K win counts built record by record (ties half a win each way)."""
+    k = len(log.items)
+    wins = np.zeros((k, k))
+    for a, b, outcome, weight in zip(log.first, log.second, log.outcome, log.weight, strict=True):
+        if outcome == TIE:
+            wins[a, b] += weight / 2
+            wins[b, a] += weight / 2
+        else:
+            winner, loser = (a, b) if outcome == FIRST_WINS else (b, a)
+            wins[winner, loser] += weight
+    return wins
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pair_counts_hold_the_compared_pairs_and_rebuild_the_matrices(seed):
+    log = random_log(30, 120, seed)
+    counts = count_pairs(log)
+    expected = dense_wins(log)
+    np.testing.assert_allclose(counts.wins, expected)
+    compared = np.argwhere(np.triu(expected + expected.T > 0, 1))
+    np.testing.assert_array_equal(counts.pairs, compared)
+    skew = counts.skew_matrix()
+    np.testing.assert_array_equal(counts.skew_sparse().toarray(), skew)
+    np.testing.assert_array_equal(counts.item_wins(), copeland_scores(skew, "wins"))
+    low, high = counts.intervals()
+    pair_low, pair_high = counts.pair_intervals()
+    np.testing.assert_array_equal(pair_low, low[compared[:, 0], compared[:, 1]])
+    np.testing.assert_array_equal(pair_high, high[compared[:, 0], compared[:, 1]])
+
+
+def dense_drop_items(log):
+    """The greedy order of the never-compared rule, on the K x K matrix of compared pairs."""
+    k = len(log.items)
+    observed = dense_wins(log) > 0
+    unobserved = ~(observed | observed.T) & ~np.eye(k, dtype=bool)
+    alive, per_item = np.ones(k, dtype=bool), log.comparisons_per_item()
+    while True:
+        partners = (unobserved & alive[None, :]).sum(axis=1) * alive
+        if partners.max() == 0:
+            return tuple(name for name, keep in zip(log.items, alive, strict=True) if keep)
+        alive[int(np.lexsort((-np.arange(k), per_item, -partners))[0])] = False
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dropping_items_follows_the_greedy_rule(seed):
+    log = random_log(25, 90, seed)
+    with pytest.warns(ComparisonDataWarning, match="removed until every remaining pair"):
+        kept = apply_policy(log, CountPolicy(unobserved="drop-items", ties="half")).items
+    assert kept == dense_drop_items(log)

@@ -13,8 +13,9 @@ Two ways to draw preference matrices that the log could equally have produced:
   ignored (comparisons treated as independent).
 
 For each drawn matrix the certified von Neumann winner (vNW) is computed by the batched
-solver :func:`.solving.von_neumann_winners` (chunks of :data:`cdbandits.limits.CHUNK_ENTRIES` entries at a
-time), with the Condorcet winner, the Copeland winners (``"wins"`` variant)
+solver :func:`.solving.von_neumann_winners` (chunks of
+:data:`cdbandits.limits.CHUNK_ENTRIES` entries at a time), with the Condorcet winner, the
+Copeland winners (``"wins"`` variant)
 and the **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
 ``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
 ``w`` in expected duel outcome (skew form; ``(1 + exploitability) / 2`` is that item's
