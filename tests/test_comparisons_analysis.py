@@ -94,3 +94,32 @@ def test_settings_are_checked():
         AnalysisSettings(confidence=0)
     with pytest.raises(ValueError, match="top"):
         AnalysisSettings(top=0)
+
+
+def test_a_log_of_many_items_is_analysed_pair_by_pair(monkeypatch):
+    """Above DENSE_MAX_K: the sparse solver's point (the dense one's), winners from the
+    pairs, resamples pair by pair, no rankings (with a warning saying so)."""
+    from test_comparisons_sparse_resampling import sparse_log
+
+    from cdbandits.comparisons import analysis, uncertainty
+
+    log = sparse_log(70, 2)
+    settings = AnalysisSettings(methods=("bootstrap",), resamples=15)
+    with pytest.warns(ComparisonDataWarning):
+        dense = analyze_log(log, settings, np.random.default_rng(0))
+    monkeypatch.setattr(analysis, "DENSE_MAX_K", 20)
+    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 20)
+    with pytest.warns(ComparisonDataWarning, match="rankings .* are computed for logs of at most"):
+        large = analyze_log(log, settings, np.random.default_rng(0))
+    np.testing.assert_array_equal(large.weights > 0, dense.weights > 1e-12)
+    np.testing.assert_allclose(large.weights, dense.weights, rtol=0, atol=1e-8)
+    assert large.solver_path.startswith("sparse_") and large.certificate >= -1e-9
+    assert large.condorcet == dense.condorcet
+    np.testing.assert_array_equal(large.copeland, dense.copeland)
+    np.testing.assert_allclose(
+        large.distributions["bootstrap"].weights,
+        dense.distributions["bootstrap"].weights,
+        atol=1e-8,
+    )
+    assert large.rankings.empty and large.to_dict()["rankings"] == []
+    assert large.pair_table().equals(dense.pair_table())
