@@ -10,7 +10,8 @@ from cdbandits.blas_threads import THREADED_BLAS_K, one_blas_thread
 
 
 def blas_threads() -> set[int]:
-    return {library["num_threads"] for library in threadpool_info() if library["user_api"] == "blas"}
+    libraries = threadpool_info()
+    return {library["num_threads"] for library in libraries if library["user_api"] == "blas"}
 
 
 def test_large_solves_run_on_one_thread_and_the_limits_come_back():

@@ -9,9 +9,14 @@ inside a double oracle, and an interior point method, on the tied arms, on the g
 of a double oracle that outgrew the simplex, or on the whole game, when the simplex vertex is
 not provably the unique vNW), or without numba by
 :mod:`cdbandits.vnw_numpy` (``engine="numpy"``; ``engine="auto"`` for small matrices, as the
-command line does: it spares a short process the cost of loading numba), and certified:
+command line does: it spares a short process the cost of loading numba), or, for a matrix of
+many arms and few non-zero entries (a comparison log's: pairs never compared are ties) and
+for scipy sparse matrices, by the sparse solver of :mod:`cdbandits.vnw_sparse` (games
+restricted to growing sets of arms, certified on the whole matrix in time proportional to
+its non-zero entries), and certified:
 ``exploitability = min_b (P.T @ w)[b] >= -CERTIFICATE_TOL`` relative to ``max |P|``. A
 matrix that cannot be certified raises :class:`CertificationError`; there is no fallback.
+Every solver factors its matrices on one BLAS thread (:mod:`cdbandits.blas_threads`).
 
 **Which vNW is returned.** When the vNW is unique, that vNW (the exact solution of the
 equalizer system on its support). When it is not (ties, clones), the vNWs form a polytope
@@ -250,8 +255,9 @@ def von_neumann_winner(
 
     Parameters
     ----------
-    matrix : array_like, shape (K, K)
-        Preference matrix; skew form unless ``convention`` says otherwise.
+    matrix : array_like or scipy sparse matrix, shape (K, K)
+        Preference matrix; skew form unless ``convention`` says otherwise (a scipy sparse
+        matrix must be in the skew form: its missing entries are ties).
     convention : {"skew", "probability", "auto"}, optional
         Convention of ``matrix`` (validated with :func:`cdbandits.preference.as_skew`).
     solver : str, optional
@@ -260,10 +266,11 @@ def von_neumann_winner(
         :func:`cdbandits.reference.reference_von_neumann_winner`.
     tol : float, optional
         Certificate tolerance relative to ``max |P|``, default :data:`CERTIFICATE_TOL`.
-    engine : {"compiled", "numpy", "auto"}, optional
-        Without ``solver``: the compiled kernel (default), the NumPy path, or the NumPy path
-        for at most :data:`NUMPY_MAX_K` arms (see :data:`ENGINES`). Both are certified the
-        same way and return the same point up to rounding.
+    engine : {"compiled", "numpy", "auto", "sparse"}, optional
+        Without ``solver``: the compiled kernel (default), the NumPy path, the NumPy path
+        for at most :data:`NUMPY_MAX_K` arms, or the sparse solver; large sparse matrices go
+        to the sparse solver under every engine but ``"numpy"`` (see :data:`ENGINES`). All
+        are certified the same way and return the same point up to rounding.
 
     Returns
     -------
@@ -293,25 +300,21 @@ def von_neumann_winner(
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if solver is not None:
         return reference_von_neumann_winner(matrix, convention=convention, solver=solver, tol=tol)
-    if type(matrix).__module__.startswith("scipy.sparse") or engine == "sparse":
-        from .vnw_sparse import sparse_von_neumann_winner  # scipy and numba: on first use
-
-        if convention != "skew" and type(matrix).__module__.startswith("scipy.sparse"):
-            raise ValueError("a scipy sparse matrix must be in the skew form (convention='skew')")
-        skew = (
-            matrix
-            if type(matrix).__module__.startswith("scipy.sparse")
-            else as_skew(matrix, convention)
-        )
-        return sparse_von_neumann_winner(skew, tol=tol)
-    P = as_skew(matrix, convention)
+    scipy_sparse = type(matrix).__module__.startswith("scipy.sparse")  # without importing it
+    if scipy_sparse and convention != "skew":
+        raise ValueError("a scipy sparse matrix must be in the skew form (convention='skew')")
+    P = matrix if scipy_sparse else as_skew(matrix, convention)
     k = P.shape[0]
     if (
-        engine != "numpy"
-        and k >= SPARSE_MIN_K
-        and np.count_nonzero(P) <= SPARSE_MAX_DENSITY * k * k
+        scipy_sparse
+        or engine == "sparse"
+        or (
+            engine != "numpy"
+            and k >= SPARSE_MIN_K
+            and np.count_nonzero(P) <= SPARSE_MAX_DENSITY * k * k
+        )
     ):
-        from .vnw_sparse import sparse_von_neumann_winner
+        from .vnw_sparse import sparse_von_neumann_winner  # scipy and numba: on first use
 
         return sparse_von_neumann_winner(P, tol=tol)
     if engine == "numpy" or (engine == "auto" and k <= NUMPY_MAX_K):

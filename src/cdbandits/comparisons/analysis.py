@@ -8,6 +8,12 @@ does it for every context of a log (or the chosen ones), each with its own rando
 ``named_generator(seed, "comparisons", context)`` so that a context's numbers do not depend
 on which other contexts are analysed. The warnings of each analysis are kept with it
 (:attr:`LogAnalysis.warnings`) and re-issued with the context named.
+
+A log of more than :data:`.uncertainty.DENSE_MAX_K` items is analysed without ``K x K``
+matrices: the sparse solver of :mod:`cdbandits.vnw_sparse` for the point estimate, the
+Condorcet and Copeland winners from the compared pairs, the resamples pair by pair in
+``jobs`` processes (:mod:`.sparse_resampling`), and no rankings table nor weight intervals
+(each needs games over all pairs; a warning says so).
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ on the diagonal and for pairs never compared; its skew form ``2 Q - 1`` goes to
 :mod:`cdbandits.winners`. Per-pair intervals are binomial intervals of
 :func:`cdbandits.stats.binomial_interval` on ``(wins[i, j], n[i, j])`` (NaN for pairs never
 compared); fractional counts (ties counted half, fractional weights) are used as they are.
+
+:class:`PairCounts` stores the counts of the compared pairs only (memory proportional to the
+compared pairs plus the items); the ``K x K`` views are built on demand, for logs of few items.
 """
 
 from __future__ import annotations

@@ -14,9 +14,12 @@ Two ways to draw preference matrices that the log could equally have produced:
 
 For each drawn matrix the certified von Neumann winner (vNW) is computed by the batched
 solver :func:`.solving.von_neumann_winners` (chunks of
-:data:`cdbandits.limits.CHUNK_ENTRIES` entries at a time), with the Condorcet winner, the
-Copeland winners (``"wins"`` variant)
-and the **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
+:data:`cdbandits.limits.CHUNK_ENTRIES` entries at a time; the draws are made by
+:mod:`.pair_draws`), or, for a log of more than :data:`DENSE_MAX_K` items, pair by pair by
+the sparse solver, warm-started and in parallel (:mod:`.sparse_resampling`; there the
+posterior needs every pair compared, since a pair drawn from the prior makes the resample a
+dense game), with the Condorcet winner, the Copeland winners (``"wins"`` variant) and the
+**exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
 ``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
 ``w`` in expected duel outcome (skew form; ``(1 + exploitability) / 2`` is that item's
 probability of beating a draw from ``w``). It is 0 on the log's own matrix. Note the sign:
