@@ -17,6 +17,7 @@ from numba import njit
 
 from .lapack import PIVOT_DTYPE, lu_factor, lu_solve
 from .simplex import OPTIMAL, REDUCED_COST_TOL, add_columns, new_basis, solve_lp_from
+from .vnw_kernels import _step_length
 
 __all__ = [
     "condorcet_arm",
@@ -276,18 +277,6 @@ def _solve_blocks(order, starts, diagonal, lu, pivots, rhs):
             x[order[first + i]] = solved[i]
         offset += n * n
     return x
-
-
-@njit(cache=True)
-def _step_length(w, dw, s, ds) -> float:
-    """Largest step in [0, 1] keeping ``w`` and ``s`` non-negative."""
-    step = 1.0
-    for i in range(w.size):
-        if dw[i] < 0.0:
-            step = min(step, -w[i] / dw[i])
-        if ds[i] < 0.0:
-            step = min(step, -s[i] / ds[i])
-    return step
 
 
 @njit(cache=True)
