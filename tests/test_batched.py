@@ -176,15 +176,12 @@ def test_dense_supports_at_large_k_take_the_interior_point_method():
 
 
 def test_uncertifiable_matrix_raises_and_names_it(monkeypatch):
-    import cdbandits.batched as batched
-
-    def failing(matrices, matrix_of_row, subsets):
-        n, k = subsets.shape
-        method = np.zeros(n, dtype=np.int8)
+    def failing(matrices, matrix_of_row, subsets, weights, exploitability, method):
+        method[:] = 0
         method[1] = -1
-        return np.zeros((n, k)), np.zeros(n), method
 
-    monkeypatch.setattr(batched, "_solve_all", failing)
+    monkeypatch.setattr(batched, "_solve_serial", failing)
+    monkeypatch.setattr(batched, "_solve_parallel", failing)
     with pytest.raises(CertificationError, match=r"matrix 1 of the batch \(arms \[0, 1, 2\]\)"):
         von_neumann_winners(np.zeros((3, 3, 3)))
 

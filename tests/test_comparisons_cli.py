@@ -297,9 +297,19 @@ HOSTILE = {
         "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 3000},1\n" for i in range(3000)),
         [],
         2,
-        r"t.csv: 3,000 items are compared; analysing them together holds 3,000 x 3,000 "
-        r"matrices, about [\d.]+ GB of memory, more than the limit of --max-items 2000: keep "
-        r"the items with most comparisons \(--top N\) or raise the limit \(--max-items 3000\)",
+        r"t.csv: 3,000 items are compared, more than the limit of --max-items 2000 \(more "
+        r"than 500 items are analysed pair by pair, without weight intervals or rankings\): "
+        r"keep the items with most comparisons \(--top N\) or raise the limit "
+        r"\(--max-items 3000\)",
+    ),
+    "too many items for matrices": (
+        "t.csv",
+        "first,second,outcome\n" + "".join(f"i{i},i{(i + 1) % 30},1\n" for i in range(30)),
+        ["--max-items", "20"],
+        2,
+        r"t.csv: 30 items are compared; analysing them together holds 30 x 30 matrices, about "
+        r"[\d.]+ [kM]B of memory, more than the limit of --max-items 20: keep the items with "
+        r"most comparisons \(--top N\) or raise the limit \(--max-items 30\)",
     ),
     "resamples bounded": (
         "t.csv",

@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 
 from cdbandits.limits import (
+    DENSE_MAX_K,
     MAX_WEIGHT,
+    SECONDS_PER_SPARSE_ITEM,
     analysis_bytes,
     analysis_seconds,
     format_bytes,
@@ -44,6 +46,15 @@ def test_the_estimates_grow_with_what_is_asked():
     assert resampled_bytes(10, 100, 2) == 2 * resampled_bytes(10, 100, 1)
     assert records_bytes(2) == 2 * records_bytes(1) and matrix_bytes(20) == 4 * matrix_bytes(10)
     assert analysis_seconds(200, 1000, 2) > 100 * analysis_seconds(20, 1000, 2)
+
+
+def test_a_log_analysed_pair_by_pair_takes_one_sparse_solve_per_resample_and_no_tiers():
+    k = DENSE_MAX_K + 1
+    point = analysis_seconds(k, 0, 0)
+    assert point == pytest.approx(SECONDS_PER_SPARSE_ITEM * k)
+    assert analysis_seconds(k, 1000, 2) == pytest.approx(2001 * point)
+    assert analysis_seconds(2 * k, 0, 0) == pytest.approx(2 * point)
+    assert analysis_seconds(DENSE_MAX_K, 0, 0) > 100 * point  # dense: the tiers' solves
 
 
 def test_the_memory_estimate_is_the_order_of_the_measured_peak():

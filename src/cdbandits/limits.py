@@ -11,7 +11,9 @@ allocating anything, and say what was found, what it would need and which option
 limit:
 
 * :data:`MAX_ITEMS` arms of a matrix, or items of a log analysed together (one context,
-  after ``--top``): ``--max-items``;
+  after ``--top``): ``--max-items``. A log of more than :data:`DENSE_MAX_K` items is
+  analysed pair by pair, without ``K x K`` arrays (:mod:`cdbandits.comparisons.analysis`);
+  the limit holds for it too;
 * :data:`MAX_RECORDS` comparison records held in memory: ``--max-records``;
 * :data:`MAX_RESAMPLES` resamples per method, and :data:`MAX_RESAMPLED_BYTES` for the
   resampled winners they keep;
@@ -30,6 +32,7 @@ __all__ = [
     "CHUNK_ARRAYS",
     "CHUNK_ENTRIES",
     "DENSE_ARRAYS",
+    "DENSE_MAX_K",
     "LONG_RUN_SECONDS",
     "MATRIX_ARRAYS",
     "MAX_ITEMS",
@@ -38,6 +41,7 @@ __all__ = [
     "MAX_RESAMPLES",
     "MAX_WEIGHT",
     "SECONDS_PER_CUBED_ITEM",
+    "SECONDS_PER_SPARSE_ITEM",
     "analysis_bytes",
     "analysis_seconds",
     "format_bytes",
@@ -63,6 +67,13 @@ MAX_RESAMPLED_BYTES = 2**30
 #: integer up to which every integer is a float64.
 MAX_WEIGHT = 2**53
 
+#: Logs of at most this many items are analysed with ``K x K`` matrices: the batched dense
+#: solver, the weight intervals of :mod:`cdbandits.comparisons.near_optimal` and the
+#: rankings of :mod:`cdbandits.comparisons.rankings`. Larger logs are solved pair by pair by
+#: the sparse solver (:mod:`cdbandits.comparisons.sparse_resampling`), without those two
+#: (each takes linear programs or solves over all ``K x K`` entries).
+DENSE_MAX_K = 500
+
 #: ``K x K`` float64 arrays alive at once in the analysis of one context, besides a chunk of
 #: resamples (measured: the peak grows by about 16 such arrays from 300 to 600 items).
 DENSE_ARRAYS = 16
@@ -86,6 +97,11 @@ BYTES_PER_RECORD = 72
 #: analyses of synthetic logs of 100 and 200 items, whose solves take most of the time).
 SECONDS_PER_CUBED_ITEM = 2e-8
 
+#: Seconds of one sparse von Neumann winner of a log of more than :data:`DENSE_MAX_K` items,
+#: per item (measured: the ATP log of 1990-2024, 3,679 items and 62,271 compared pairs, in
+#: about 9 seconds; warm-started resamples take less).
+SECONDS_PER_SPARSE_ITEM = 2.5e-3
+
 #: Runs estimated to take longer print the estimate first (and show progress).
 LONG_RUN_SECONDS = 10.0
 
@@ -106,7 +122,11 @@ def resampled_bytes(items: int, resamples: int, methods: int) -> int:
 
 
 def analysis_bytes(items: int, resamples: int, methods: int) -> int:
-    """Memory of the analysis of one context of ``items`` items."""
+    """Memory of the analysis of one context of ``items`` items (at most :data:`DENSE_MAX_K`).
+
+    A larger log is analysed pair by pair: its memory grows with the compared pairs and the
+    resamples (:func:`resampled_bytes`), not with ``items ** 2``.
+    """
     square = items * items
     chunk = max(square, min(resamples * square, CHUNK_ENTRIES)) if methods else 0
     return 8 * (DENSE_ARRAYS * square + CHUNK_ARRAYS * chunk) + resampled_bytes(
@@ -115,7 +135,12 @@ def analysis_bytes(items: int, resamples: int, methods: int) -> int:
 
 
 def analysis_seconds(items: int, resamples: int, methods: int) -> float:
-    """Rough time of the analysis of one context: one solve per resample, tier and estimate."""
+    """Rough time of the analysis of one context: one solve per resample, tier and estimate.
+
+    Above :data:`DENSE_MAX_K` items, sparse solves and no tiers (no rankings).
+    """
+    if items > DENSE_MAX_K:
+        return (1 + resamples * methods) * SECONDS_PER_SPARSE_ITEM * items
     solves = 1 + resamples * methods + items
     return solves * SECONDS_PER_CUBED_ITEM * items**3
 

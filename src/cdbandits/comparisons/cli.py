@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from ..console import EXIT_INVALID, finite_json, json_text, say, write_report
 from ..files import to_jsonable
 from ..limits import (
+    DENSE_MAX_K,
     LONG_RUN_SECONDS,
     MAX_RESAMPLED_BYTES,
     MAX_RESAMPLES,
@@ -380,13 +381,22 @@ def _check_sizes(
                 + "; a winner needs at least two items compared"
             )
         if k > arguments.max_items:
+            found_text = f" (of {found:,})" if k < found else ""
+            advice = (
+                "keep the items with most comparisons (--top N) or raise the limit "
+                f"(--max-items {k})"
+            )
+            if k > DENSE_MAX_K:
+                raise ComparisonLogError(
+                    f"{where}{k:,} items are compared{found_text}, more than the limit of "
+                    f"--max-items {arguments.max_items} (more than {DENSE_MAX_K:,} items are "
+                    f"analysed pair by pair, without weight intervals or rankings): {advice}"
+                )
             raise ComparisonLogError(
-                f"{where}{k:,} items are compared"
-                + (f" (of {found:,})" if k < found else "")
-                + f"; analysing them together holds {k:,} x {k:,} matrices, about "
+                f"{where}{k:,} items are compared{found_text}; analysing them together holds "
+                f"{k:,} x {k:,} matrices, about "
                 f"{format_bytes(analysis_bytes(k, resamples, methods))} of memory, more than "
-                f"the limit of --max-items {arguments.max_items}: keep the items with most "
-                f"comparisons (--top N) or raise the limit (--max-items {k})"
+                f"the limit of --max-items {arguments.max_items}: {advice}"
             )
         if resampled_bytes(k, resamples, methods) > MAX_RESAMPLED_BYTES:
             raise ComparisonLogError(

@@ -33,13 +33,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse
 
 from ..stats import IntervalMethod, binomial_interval
 from .records import TIE, ComparisonLog, ComparisonLogError, warn
+
+if TYPE_CHECKING:
+    from scipy import sparse
 from .settings import (
     CountPolicy,
     TiePolicy,
@@ -131,6 +134,8 @@ class PairCounts:
 
     def skew_sparse(self) -> sparse.csr_array:
         """``P`` as a scipy sparse array: the compared pairs that are not even."""
+        from scipy import sparse
+
         k = len(self.items)
         skew = self.pair_skew
         uneven = skew != 0.0
@@ -291,6 +296,8 @@ def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> Compariso
         return log
     alive = np.ones(k, dtype=bool)
     per_item = log.comparisons_per_item()
+    from scipy import sparse  # a log with pairs never compared and a drop-items policy
+
     neighbours = sparse.csr_array(
         (np.ones(2 * pairs.shape[0]), (pairs.ravel(), pairs[:, ::-1].ravel())), shape=(k, k)
     )

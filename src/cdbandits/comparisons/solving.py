@@ -104,10 +104,10 @@ def numba_cache_ready(dispatcher: Any) -> bool:
 
 
 def compiled_solver_cached() -> bool:
-    """Whether the compiled batched kernel is in numba's cache (no compilation ahead)."""
-    from ..batched import _solve_all
+    """Whether the compiled batched kernels, serial and parallel, are in numba's cache."""
+    from ..batched import _solve_parallel, _solve_serial
 
-    return numba_cache_ready(_solve_all)
+    return numba_cache_ready(_solve_serial) and numba_cache_ready(_solve_parallel)
 
 
 def von_neumann_winners(matrices: ArrayLike) -> StackWinners:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..limits import DENSE_MAX_K
 from .counts import PairCounts, count_pairs
 from .near_optimal import (
     CANDIDATE_RESAMPLES,
@@ -83,12 +84,6 @@ __all__ = [
 
 #: Seconds a resampling runs before its progress bar appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
-
-#: Logs of at most this many items are analysed with ``K x K`` matrices: the batched dense
-#: solver, the weight intervals of :mod:`.near_optimal` and the rankings of :mod:`.rankings`.
-#: Larger logs are solved pair by pair by the sparse solver (:mod:`.sparse_resampling`),
-#: without those two (each takes linear programs or solves over all ``K x K`` entries).
-DENSE_MAX_K = 500
 
 #: Weights at or below this are outside the support. The batched solver's equalizer solve
 #: can return weights of order 1e-16 on an arm whose exact weight is 0 (a degenerate
