@@ -835,3 +835,40 @@ def test_a_first_compilation_is_announced_before_it_starts(tmp_path, pairs):
         "cdbandits winners: compiling the von Neumann solver for this machine; the first run "
         "after installation takes about a minute for it, later runs load it from the cache\n"
     )
+
+
+def test_jobs_reach_the_pair_by_pair_resampling_and_leave_the_results_alone(
+    capsys, tmp_path, monkeypatch
+):
+    from cdbandits.comparisons import sparse_resampling, uncertainty
+
+    rng = np.random.default_rng(4)
+    rows = [
+        f"i{a},i{(a + step) % 30},{int(rng.integers(0, 2))}\n"
+        for a in range(30)
+        for step in (1, 2, 7)
+        for _ in range(3)
+    ]
+    path = tmp_path / "many.csv"
+    path.write_text("first,second,outcome\n" + "".join(rows))
+    monkeypatch.setattr(analysis, "DENSE_MAX_K", 10)  # 30 items: pair by pair
+    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 10)
+    used = []
+    workers = sparse_resampling._workers
+    monkeypatch.setattr(
+        sparse_resampling,
+        "_workers",
+        lambda jobs, game: (used.append(jobs), workers(jobs, game))[1],
+    )
+    options = ["--pairs", str(path), "--method", "bootstrap", "--resamples", "12", "--json"]
+    outputs = []
+    for jobs in ("1", "2"):
+        status, out, err = run(capsys, *options, "--jobs", jobs)
+        assert status == 0, err
+        outputs.append(json.loads(out))
+    assert used == [1, 2]
+    assert outputs[0]["results"] == outputs[1]["results"]
+    assert [output["settings"]["jobs"] for output in outputs] == [1, 2]
+    assert outputs[0]["results"][0]["von_neumann"]["solver_path"].startswith("sparse_")
+    status, out, err = run(capsys, *options, "--jobs", "0")
+    assert status == 2 and "--jobs: jobs must be at least 1, got 0" in err

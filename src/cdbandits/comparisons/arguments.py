@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..limits import MAX_ITEMS, MAX_RECORDS, MAX_RESAMPLES
+from ..limits import DENSE_MAX_K, MAX_ITEMS, MAX_RECORDS, MAX_RESAMPLES
 from .preflib import DECLARED_ALTERNATIVES, UNRANKED_RULES
 from .settings import RARE_ITEM_POLICIES, RESAMPLING_METHODS, TIE_POLICIES, UNOBSERVED_POLICIES
 from .specs import LOG_PRESETS, TABLE_FORMATS
@@ -81,6 +81,7 @@ _ANALYSIS_OPTIONS = {
     "top": "--top",
     "method": "--method",
     "resamples": "--resamples",
+    "jobs": "--jobs",
     "confidence": "--confidence",
     "seed": "--seed",
     "prior": "--prior",
@@ -332,6 +333,14 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         default=1000,
         action=Store,
         help=f"resampled matrices per method (default 1000, at most {MAX_RESAMPLES})",
+    )
+    add(
+        "--jobs",
+        type=integer,
+        metavar="N",
+        action=Store,
+        help=f"worker processes solving the resamples of a log of more than {DENSE_MAX_K} items "
+        "(default: every available core; the results do not depend on it)",
     )
     add(
         "--confidence",

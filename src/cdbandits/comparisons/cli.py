@@ -85,6 +85,7 @@ _SETTING_OPTIONS = {
     "resamples": "--resamples",
     "top": "--top",
     "min_comparisons": "--min-comparisons",
+    "jobs": "--jobs",
 }
 
 
@@ -208,6 +209,7 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
             prior=prior,
             bt_pseudo_count=arguments.bt_pseudo_count,
             top=arguments.top,
+            jobs=arguments.jobs,
         )
     except ValueError as error:
         setting = str(error).split(" ", 1)[0]
