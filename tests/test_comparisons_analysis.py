@@ -101,14 +101,13 @@ def test_a_log_of_many_items_is_analysed_pair_by_pair(monkeypatch):
     pairs, resamples pair by pair, no rankings (with a warning saying so)."""
     from test_comparisons_sparse_resampling import sparse_log
 
-    from cdbandits.comparisons import analysis, uncertainty
+    from cdbandits.comparisons import analysis
 
     log = sparse_log(70, 2)
     settings = AnalysisSettings(methods=("bootstrap",), resamples=15)
     with pytest.warns(ComparisonDataWarning):
         dense = analyze_log(log, settings, np.random.default_rng(0))
     monkeypatch.setattr(analysis, "DENSE_MAX_K", 20)
-    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 20)
     with pytest.warns(ComparisonDataWarning, match="rankings .* are computed for logs of at most"):
         large = analyze_log(log, settings, np.random.default_rng(0))
     np.testing.assert_array_equal(large.weights > 0, dense.weights > 1e-12)

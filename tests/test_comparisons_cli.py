@@ -840,7 +840,7 @@ def test_a_first_compilation_is_announced_before_it_starts(tmp_path, pairs):
 def test_jobs_reach_the_pair_by_pair_resampling_and_leave_the_results_alone(
     capsys, tmp_path, monkeypatch
 ):
-    from cdbandits.comparisons import sparse_resampling, uncertainty
+    from cdbandits.comparisons import sparse_resampling
 
     rng = np.random.default_rng(4)
     rows = [
@@ -852,7 +852,6 @@ def test_jobs_reach_the_pair_by_pair_resampling_and_leave_the_results_alone(
     path = tmp_path / "many.csv"
     path.write_text("first,second,outcome\n" + "".join(rows))
     monkeypatch.setattr(analysis, "DENSE_MAX_K", 10)  # 30 items: pair by pair
-    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 10)
     used = []
     workers = sparse_resampling._workers
     monkeypatch.setattr(

@@ -119,11 +119,13 @@ def test_bad_input_is_refused():
 
 
 def test_entry_scales_are_binomial_standard_errors_with_a_virtual_win_each_way():
-    wins = np.array([[0.0, 8.0], [2.0, 0.0]])
-    scales = entry_scales(PairCounts(("a", "b"), wins, np.zeros((2, 2))))
+    pair = np.array([[0, 1]])
+    scales = entry_scales(PairCounts(("a", "b"), pair, np.array([[8.0, 2.0]]), np.zeros(1)))
     expected = 2 * np.sqrt(0.75 * 0.25 / 12)  # q = 9/12 one way, 3/12 the other
     np.testing.assert_allclose(scales, [[0, expected], [expected, 0]])
-    never = entry_scales(PairCounts(("a", "b"), np.zeros((2, 2)), np.zeros((2, 2))))
+    never = entry_scales(
+        PairCounts(("a", "b"), np.zeros((0, 2), np.int64), np.zeros((0, 2)), np.zeros(0))
+    )
     assert never[0, 1] == pytest.approx(2 * np.sqrt(0.25 / 2))
 
 

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from test_vnw_sparse import sparse_log_matrix
 
-from cdbandits.comparisons import uncertainty
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.records import ComparisonLogError, log_from_counts
 from cdbandits.comparisons.sparse_resampling import sparse_distribution
@@ -26,13 +25,12 @@ def reported_lottery(log):
     return solve_sparse(count_pairs(log).skew_sparse())
 
 
-def test_pair_by_pair_resamples_give_the_dense_paths_winners(monkeypatch):
+def test_pair_by_pair_resamples_give_the_dense_paths_winners():
     log = sparse_log()
     solution = reported_lottery(log)
     dense = resampled_distribution(log, "bootstrap", solution.weights, 25, np.random.default_rng(1))
-    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 10)
-    pairwise = resampled_distribution(
-        log, "bootstrap", solution.weights, 25, np.random.default_rng(1), jobs=1
+    pairwise = sparse_distribution(
+        log, count_pairs(log), "bootstrap", solution.weights, 25, np.random.default_rng(1), jobs=1
     )
     np.testing.assert_array_equal(pairwise.weights > 1e-12, dense.weights > 1e-12)
     np.testing.assert_allclose(pairwise.weights, dense.weights, rtol=0, atol=1e-8)
@@ -69,8 +67,9 @@ def test_workers_and_warm_starts_do_not_change_the_winners():
     np.testing.assert_allclose(cold.weights, warm.weights, rtol=0, atol=1e-9)
 
 
-def test_the_posterior_of_a_log_with_pairs_never_compared_is_refused(monkeypatch):
+def test_the_posterior_of_a_log_with_pairs_never_compared_is_refused():
     log = sparse_log(30, 5)
-    monkeypatch.setattr(uncertainty, "DENSE_MAX_K", 10)
     with pytest.raises(ComparisonLogError, match="never compared"):
-        resampled_distribution(log, "posterior", np.full(30, 1 / 30), 5, np.random.default_rng(0))
+        sparse_distribution(
+            log, count_pairs(log), "posterior", np.full(30, 1 / 30), 5, np.random.default_rng(0)
+        )

@@ -100,20 +100,19 @@ def _update_weights(
     column_position,
     column_weights,
     row_weights,
-    entering,
-    leaving_column,
-    leaving_row,
-    pivot,
+    move,
     pivot_row,
     work,
 ) -> None:
     """Devex update of the pricing weights for a pivot (before the basis changes).
 
+    ``move`` is the pivot: ``(entering, leaving_column, leaving_row, pivot)``.
     ``pivot_row`` gets the row of the leaving variable in the tableau, over the columns
     (``work`` over the slacks of the tight rows); every non-basic weight becomes
     ``max(weight, (alpha_j / alpha_q) ** 2 * weight_q)`` and the leaving variable's
     ``max(weight_q / alpha_q ** 2, 1)``.
     """
+    entering, leaving_column, leaving_row, pivot = move
     cols = G.shape[1]
     if leaving_column >= 0:  # basic column k leaves: row k of M G[I, :], and M[k, :]
         for a in range(m):
@@ -364,10 +363,7 @@ def solve_lp_from(
             column_position,
             column_weights,
             row_weights,
-            entering,
-            leaving_column,
-            leaving_row,
-            pivot,
+            (entering, leaving_column, leaving_row, pivot),
             pivot_row,
             work,
         )

@@ -67,7 +67,7 @@ from .sparse_kernels import (
     restricted_game,
 )
 from .vnw_numpy import CERTIFICATE_TOL, TIE_TOL
-from .winners import CertificationError, VonNeumannWinner
+from .vnw_result import CertificationError, VonNeumannWinner
 
 __all__ = [
     "INTERIOR_POINT",

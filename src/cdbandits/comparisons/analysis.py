@@ -240,6 +240,36 @@ def _point_winner(
     return solution.weights, certificate, solution.path, solution.arms
 
 
+def _distribution(
+    log: ComparisonLog,
+    counts: PairCounts,
+    method: ResamplingMethod,
+    weights: NDArray[np.float64],
+    rng: np.random.Generator,
+    settings: AnalysisSettings,
+    start: NDArray[np.int64] | None,
+    progress: bool,
+) -> WinnerDistribution:
+    """:func:`.uncertainty.resampled_distribution` up to :data:`.uncertainty.DENSE_MAX_K`
+    items, else :func:`.sparse_resampling.sparse_distribution` from the warm ``start``."""
+    options = {"confidence": settings.confidence, "prior": settings.prior, "progress": progress}
+    if len(counts.items) <= DENSE_MAX_K:
+        return resampled_distribution(log, method, weights, settings.resamples, rng, **options)
+    from .sparse_resampling import sparse_distribution  # scipy, numba and worker processes
+
+    return sparse_distribution(
+        log,
+        counts,
+        method,
+        weights,
+        settings.resamples,
+        rng,
+        jobs=settings.jobs,
+        start=start,
+        **options,
+    )
+
+
 def _ranking_columns(counts: PairCounts, settings: AnalysisSettings) -> dict[str, list[Any]]:
     """:func:`.rankings.ranking_columns`, for logs of at most :data:`.uncertainty.DENSE_MAX_K`
     items (it solves games over all ``K x K`` entries); a warning and no columns above."""
@@ -303,18 +333,7 @@ def analyze_log(
             counts = count_pairs(log)
             weights, certificate, path, start = _point_winner(counts)
             distributions = {
-                method: resampled_distribution(
-                    log,
-                    method,
-                    weights,
-                    settings.resamples,
-                    rng,
-                    confidence=settings.confidence,
-                    prior=settings.prior,
-                    progress=progress,
-                    jobs=settings.jobs,
-                    start=start,
-                )
+                method: _distribution(log, counts, method, weights, rng, settings, start, progress)
                 for method in settings.methods
             }
             rankings = _ranking_columns(counts, settings)

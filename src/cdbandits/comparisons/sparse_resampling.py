@@ -1,7 +1,7 @@
 """Winners of resampled logs of many items: pair by pair, warm sparse solves, in parallel.
 
 For a log of more than :data:`.uncertainty.DENSE_MAX_K` items,
-:func:`.uncertainty.resampled_distribution` resamples only the compared pairs
+:func:`.analysis.analyze_log` resamples only the compared pairs
 (:func:`.pair_draws.compared_bootstrap_wins`, :func:`.pair_draws.compared_posterior_wins`:
 the same draws as for a small log) and solves each resampled game with the sparse solver of
 :mod:`cdbandits.vnw_sparse`, never building a ``K x K`` matrix:

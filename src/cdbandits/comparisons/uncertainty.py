@@ -390,14 +390,13 @@ def resampled_distribution(
     confidence: float = 0.95,
     prior: tuple[float, float] = (1.0, 1.0),
     progress: bool = False,
-    jobs: int | None = None,
-    start: NDArray[np.int64] | None = None,
 ) -> WinnerDistribution:
     """:func:`winner_distribution` of the bootstrap or the posterior of a log.
 
-    A log of more than :data:`DENSE_MAX_K` items is resampled pair by pair and
-    solved by the sparse solver, warm and in parallel
-    (:func:`.sparse_resampling.sparse_distribution`; no weight intervals).
+    For logs of at most :data:`DENSE_MAX_K` items: a larger log is resampled pair by pair
+    and solved by the sparse solver, warm and in parallel
+    (:func:`.sparse_resampling.sparse_distribution`; no weight intervals), as
+    :func:`.analysis.analyze_log` does.
 
     Parameters
     ----------
@@ -413,29 +412,8 @@ def resampled_distribution(
     prior : (float, float), optional
         Beta prior of the posterior.
     progress : bool, optional
-    jobs : int, optional
-        Worker processes of the sparse resampling (default: every available core).
-    start : ndarray of int64, optional
-        The sparse resampling's warm start (the ``arms`` of the log's sparse solution).
     """
     counts = count_pairs(log)
-    if len(log.items) > DENSE_MAX_K:
-        from .sparse_resampling import sparse_distribution
-
-        reported = np.asarray(reported, dtype=np.float64)
-        return sparse_distribution(
-            log,
-            counts,
-            method,
-            reported,
-            resamples,
-            rng,
-            confidence=confidence,
-            prior=prior,
-            progress=progress,
-            jobs=jobs,
-            start=start,
-        )
     if method == "bootstrap":
         chunks = bootstrap_pair_wins(log, resamples, rng)
     elif method == "posterior":
