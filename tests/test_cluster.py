@@ -4,6 +4,7 @@ The tiny config on a real SLURM cluster: tests/test_slurm.py."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
@@ -73,9 +74,19 @@ def report_data(report: str) -> tuple[dict, dict]:
     return data[0], data[1]
 
 
-def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirror, tiny_run):
-    """Also the reproducibility test: the same config run locally (the session's tiny run)
-    and through the cluster executor gives the same files, byte for byte."""
+#: What the generic profile builds: a notebook and what it reads (cluster jobs), after the
+#: downloads (local rules). The whole tiny config through a cluster executor, compared byte
+#: for byte with the local run, is tests/test_slurm.py's.
+GENERIC_TARGETS = (
+    "results/examples/examples.json",
+    "results/winners/full_matrices.csv",
+    "results/notebooks/examples_and_full_matrices.html",
+)
+
+
+def test_the_generic_profile_submits_jobs_with_their_resources(tmp_path, data_mirror, tiny_run):
+    """The jobs go through the cluster executor with their resources, and give the files of
+    the local run, byte for byte."""
     arguments = (
         "--profile",
         str(PROFILES / "generic"),
@@ -90,7 +101,7 @@ def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirr
         "--seconds-between-status-checks",
         "1",
     )
-    snakemake(*arguments)
+    snakemake(*arguments, *GENERIC_TARGETS)
 
     job_logs = sorted((tmp_path / ".snakemake" / "cluster-generic-logs").glob("snakejob.*.log"))
     submitted = {path.name.split(".")[1] for path in job_logs}
@@ -101,13 +112,12 @@ def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirr
         assert re.search(r"threads=\d+ mem_mb=\d+ runtime=\d+ min$", header), header
 
     outputs = reproducible_outputs(tmp_path)
-    assert outputs == reproducible_outputs(tiny_run)
+    assert {Path(target) for target in GENERIC_TARGETS} <= outputs
     for relative in sorted(outputs):
         assert (tmp_path / relative).read_bytes() == (tiny_run / relative).read_bytes(), relative
 
     results = tmp_path / "results"
     assert json.loads((results / "examples" / "examples.json").read_text())["all_match_paper"]
-    assert (results / "notebooks" / "examples_and_full_matrices.html").stat().st_size > 0
     provenance = json.loads((results / "provenance.json").read_text())
     assert provenance["config"]["seed"] == 7
     assert provenance["config_sha256"] == config_sha256(provenance["config"])
@@ -121,17 +131,20 @@ def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirr
     assert "Nothing to be done" in rerun.stdout + rerun.stderr
     assert (results / "provenance.json").read_bytes() == before
 
+
+def test_the_report_of_the_tiny_run_captions_every_result(tmp_path, data_mirror, tiny_run):
+    report_path = tmp_path / "report.html"
     snakemake(
         "--directory",
-        str(tmp_path),
+        str(tiny_run),
         "--configfile",
         str(TINY_CONFIG),
         "--config",
         f"data_mirror={data_mirror}",
         "--report",
-        "results/report.html",
+        str(report_path),
     )
-    report = (results / "report.html").read_text()
+    report = report_path.read_text()
     assert "Contextual Dueling Bandits: reproduction report" in report
     assert "examples_and_full_matrices.html" in report
     entries, categories = report_data(report)
@@ -140,7 +153,6 @@ def test_tiny_config_runs_end_to_end_through_cluster_generic(tmp_path, data_mirr
     for category, paths in REPORT_ENTRIES.items():
         shown = {path for files in categories.get(category, {}).values() for path in files}
         assert set(paths) <= shown, category
-    assert (results / "provenance.json").read_bytes() == before
 
 
 def test_slurm_dry_run_of_the_default_config_with_the_profile(tmp_path):
