@@ -100,16 +100,21 @@ def test_a_statement_without_informative_setting_shows_its_smallest_budget(table
 def test_the_detection_table_is_joined_on_the_statement_name(tables):
     detection = pd.DataFrame(
         {
-            "statement": ["fpl", "fpl", "fpl"],
-            "variant": ["no_perturbation", "alpha_x100", "sign_error"],
-            "seeds": [100, 100, 100],
-            "detections": [100, 3, 0],
-            "detected": [True, True, False],
+            "statement": ["fpl", "fpl", "fpl", "fpl"],
+            "variant": ["no_perturbation", "alpha_x100", "sign_error", "elsewhere"],
+            "seeds": [100, 100, 100, 0],
+            "detections": [100, 3, 0, 0],
+            "detected": [True, True, False, False],
+            # The last variant's code is not run by the check: not counted.
+            "applies": [True, True, True, False],
         }
     )
     summary, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, detection=detection)
     assert summary.iloc[0][["variants", "detected_variants"]].tolist() == [3, 2]
     assert "| 2 / 3 |" in bound_table_markdown(summary)
+    nothing = detection.assign(applies=False)
+    summary, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, detection=nothing)
+    assert summary.iloc[0][["variants", "detected_variants"]].tolist() == [0, 0]
     without, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0)
     assert "| n/a |" in bound_table_markdown(without)
     with pytest.raises(ValueError, match=r"statements \['fpl_typo'\]"):
@@ -170,5 +175,6 @@ def test_results_md_shows_the_bound_table_markdown_the_workflow_writes():
     begin, end = f"<!-- begin: {name} -->\n", f"<!-- end: {name} -->"
     shown = text[text.index(begin) + len(begin) : text.index(end)]
     no_rows = pd.DataFrame(columns=["statement"])
-    # The note and the header; an empty table ends with one more newline.
-    assert shown.startswith(bound_table_markdown(no_rows)[:-1])
+    # The note and the header (after the run's summary sentence); an empty table ends with
+    # one more newline.
+    assert bound_table_markdown(no_rows)[:-1] in shown

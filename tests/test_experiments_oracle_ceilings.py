@@ -1,212 +1,151 @@
-"""Smallest informative budgets: solved from the bounds' formulas, checked by hand and by the
-informative flag flipping at the threshold."""
+"""The ground truth's ceilings: each is the largest value its quantity can take, reached by
+some output and exceeded by none (brute force on small games)."""
 
+import itertools
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
-import yaml
-from conftest import REPO_ROOT
-from test_experiments_oracle_experiments import TINY
 
-from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
-from cdbandits.experiments.oracle.bound_table import check_statement
-from cdbandits.experiments.oracle.ceilings import smallest_informative_budget, smallest_integer
-from cdbandits.experiments.oracle.environment import build_environment
-from cdbandits.experiments.oracle.experiments import SeedTrial, solvers_trial
-from cdbandits.experiments.oracle.jobs import SweepSettings
-from cdbandits.experiments.oracle.settings import EXPERIMENTS
-from cdbandits.experiments.oracle.statements import STATEMENTS, evaluate
-from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound, pgd_bound
-from cdbandits.oracle_methods.theory import main_regret_bound
-
-STATEMENT = {statement.name: statement for statement in STATEMENTS}
-
-
-def test_smallest_integer_of_a_monotone_predicate():
-    assert smallest_integer(lambda n: n >= 1) == 1
-    assert smallest_integer(lambda n: n * n > 1000) == 32
-    assert smallest_integer(lambda n: n >= 7, start=5) == 7
-    assert smallest_integer(lambda n: n >= 3, start=9) == 9
-    assert smallest_integer(lambda n: False) is None
-
-
-def solver_rows(algorithm, budgets, bound):
-    """Rows of a game with value 0 and entries in [-0.5, 0.5] (both ceilings: 0.5 and 1)."""
-    return pd.DataFrame(
-        {
-            "algorithm": algorithm,
-            "budget": budgets,
-            "seed": 0,
-            "gap": 0.0,
-            "regret_gap": 0.0,
-            "gap_bound": [bound(b) for b in budgets],
-            "regret_bound": [bound(b) for b in budgets],
-            "bound_L": 1.0,
-            "delta": 0.05,
-            "n_explore": 4,
-            "mhat_value": 0.0,
-            "mhat_min": -0.5,
-            "mhat_max": 0.5,
-        }
-    )
-
-
-def test_the_informative_flag_flips_at_theorem_fpls_smallest_budget():
-    # 2 eps = 4 (sqrt(8) + sqrt(2 ln 40)) / sqrt(N) = 22.178 / sqrt(N) < 0.5 from N = 1968.
-    budget = smallest_informative_budget(
-        STATEMENT["fpl"], {"small_solvers": solver_rows("fpl", [100], lambda n: 1.0)}
-    )
-    assert budget.budget == "N = 1,968 (m = 4)" and budget.experiment == "small_solvers"
-    assert budget.cost == "3,936 oracle calls over 4 contexts"
-    rows = solver_rows("fpl", [1967, 1968], lambda n: fpl_gap_bound(1.0, 4, n, 0.05))
-    checks = check_statement(STATEMENT["fpl"], rows)
-    assert checks["informative"].tolist() == [False, True]
-
-
-@pytest.mark.parametrize(
-    ("name", "ceiling", "smallest"), [("proj_out1", 1.0, 37), ("proj_out2", 0.5, 145)]
+from cdbandits.contextual.duels import schedule_log
+from cdbandits.contextual.regret import regret_curve
+from cdbandits.experiments.oracle.ceilings import (
+    CEILINGS,
+    declared_constants,
+    deviation_ceiling,
+    exploitability_ceiling,
+    projection_ceiling,
+    regret_ceiling,
+    round_agreement,
 )
-def test_the_informative_flag_flips_at_projected_gds_smallest_budget(name, ceiling, smallest):
-    # 2 L / sqrt(T) + 4 L / sqrt(T) = 6 / sqrt(T) < ceiling from T = floor(36 / ceiling^2) + 1.
-    assert smallest == math.floor(36 / ceiling**2) + 1
-    rows = solver_rows("pgd", [smallest - 1, smallest], lambda t: pgd_bound(1.0, t, t))
-    assert evaluate(STATEMENT[name].ceiling, rows).tolist() == [ceiling, ceiling]
-    assert check_statement(STATEMENT[name], rows)["informative"].tolist() == [False, True]
-    budget = smallest_informative_budget(STATEMENT[name], {"solvers": rows})
-    assert budget.budget == f"T_in = T_out = {smallest} (m = 4)"
+from cdbandits.experiments.oracle.environment import (
+    build_environment,
+    cyclic_population,
+    environment_of,
+)
+from cdbandits.experiments.oracle.settings import EnvironmentSettings
+from cdbandits.experiments.oracle.statements import STATEMENTS
+from cdbandits.oracle_methods.compact_game import policy_vectors
+from cdbandits.oracle_methods.exploration import (
+    skew_symmetric_exploration,
+    uniform_exploration,
+)
+from cdbandits.oracle_methods.hull import PolicyMixture
+
+DRAWN = EnvironmentSettings(n_actions=3, n_features=2, n_contexts=12, intransitivity=0.7, n_bins=3)
 
 
-def test_approx_projs_smallest_budget_is_nine_inner_iterations():
-    # 8 / sqrt(T_in) < 2 sqrt(2) iff T_in > 8; at T_in = 8 the bound equals the ceiling.
-    rows = solver_rows("pgd", [8, 9], lambda t: 0.0).assign(
-        certificate_shortfall=-1.0, projections=8, projections_held=8
-    )
-    assert check_statement(STATEMENT["approx_proj"], rows)["informative"].tolist() == [False, True]
-    budget = smallest_informative_budget(STATEMENT["approx_proj"], {"solvers": rows})
-    assert budget.budget == "T_in = 9"
+@pytest.fixture(scope="module")
+def drawn():
+    return build_environment(DRAWN, 5)
 
 
-def test_lemma_f2_and_explore_first_budgets_solve_their_formulas():
-    rows = pd.DataFrame(
-        {"delta": [0.05], "bound_L": [9.0], "variance_V": [9.0], "n_policies": [216], "seed": [0]}
-    )
-    for name, tails, ceiling in (
-        ("f2_paper_estimator", 1, 10.0),
-        ("f2_paper_estimator_two_tailed", 2, 10.0),
-        ("explore_first_lp", 1, 0.5),  # 2 eps' < 1
-    ):
-        m = int(smallest_informative_budget(STATEMENT[name], {"e": rows}).units)
-        assert deviation_bound(m, 216, 0.05, 9.0, 9.0, tails) < ceiling
-        assert deviation_bound(m - 1, 216, 0.05, 9.0, 9.0, tails) >= ceiling
+def test_declared_constants_are_the_papers():
+    for k in (2, 3, 5):
+        assert declared_constants("importance_weighted", k) == (k * k, k * k)
+        assert declared_constants("skew_symmetrised", k) == (k * (k - 1) / 2,) * 2
+        # The library's schemes declare the same (what the estimator's variants keep).
+        assert uniform_exploration(k).bound == k * k
+        assert skew_symmetric_exploration(k).bound == k * (k - 1) / 2
+    with pytest.raises(ValueError, match="no declared constants"):
+        declared_constants("plug_in", 3)
+    with pytest.raises(ValueError, match="K >= 2"):
+        declared_constants("skew_symmetrised", 1)
 
 
-def test_main_eps_budgets_are_informative_and_cheapest_on_their_grid():
-    rows = pd.DataFrame(
-        {"delta": [0.05], "bound_L": [1.0], "variance_V": [1.0], "n_policies": [24], "seed": [0]}
-    )
-    pgd = smallest_informative_budget(STATEMENT["main_eps_pgd"], {"small": rows})
-    t, m = (int(part.split(" = ")[-1].replace(",", "")) for part in pgd.budget.split(", "))
-    assert 2 * deviation_bound(m, 24, 0.05, 1.0, 1.0) + pgd_bound(1.0, t, t) < 1.0
-    assert 2 * deviation_bound(m, 24, 0.05, 1.0, 1.0) + pgd_bound(1.0, t - 1, t - 1) >= 1.0
-    fpl = smallest_informative_budget(STATEMENT["main_eps_fpl"], {"small": rows})
-    n, m = (int(part.split(" = ")[-1].replace(",", "")) for part in fpl.budget.split(", "))
-    eps = 2 * deviation_bound(m, 24, 0.025, 1.0, 1.0)
-    assert eps + fpl_gap_bound(1.0, m, n, 0.025) < 1.0 <= eps + fpl_gap_bound(1.0, m, n - 1, 0.025)
-    assert fpl.units == 2 * n * m
+def test_every_ceiling_of_a_statement_is_described():
+    assert {statement.ceiling for statement in STATEMENTS} <= set(CEILINGS)
 
 
-def test_regret_budgets_make_the_bound_fall_below_t():
-    rows = pd.DataFrame(
-        {"delta": [0.05], "n_actions": [2], "n_policies": [24], "horizon": [100], "seed": [0]}
-    )
-    lp = int(smallest_informative_budget(STATEMENT["main_regret_lp"], {"regret": rows}).units)
-    assert main_regret_bound(lp, 24, 4.0, 4.0, 0.05 / 3) < lp
-    assert main_regret_bound(lp - 1, 24, 4.0, 4.0, 0.05 / 3) >= lp - 1
-    sparring = smallest_informative_budget(
-        STATEMENT["sparring_exp4p_same_environment"], {"r": rows}
-    )
-    horizon = int(sparring.budget.removeprefix("T = ").replace(",", ""))
-    assert sparring_exp4p_regret_bound(horizon, 2, 24, 0.05).total < horizon
-    assert sparring_exp4p_regret_bound(horizon - 1, 2, 24, 0.05).total >= horizon - 1
-    fpl = smallest_informative_budget(STATEMENT["main_regret_fpl"], {"regret": rows})
-    n = int(fpl.budget.split(" (")[0].removeprefix("N = ").replace(",", ""))
-    assert f"(T = {2 * lp:,})" in fpl.budget  # twice the exact solver's smallest T
-    assert main_regret_bound(2 * lp, 24, 4.0, 4.0, 0.05 / 3, n) < 2 * lp
-    assert main_regret_bound(2 * lp, 24, 4.0, 4.0, 0.05 / 3, n - 1) >= 2 * lp
+def test_the_exploitability_ceiling_is_reached_by_a_pure_policy_and_by_no_mixture_exceeded(
+    drawn,
+):
+    ceiling = exploitability_ceiling(drawn.true_matrix)
+    pure = [
+        drawn.exploitability(PolicyMixture.uniform([policy])) for policy in drawn.representatives
+    ]
+    assert max(pure) == pytest.approx(ceiling, abs=1e-12)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        weights = rng.dirichlet(np.full(drawn.representatives.size, 0.3))
+        mixture = PolicyMixture.from_weights(drawn.representatives, weights)
+        assert drawn.exploitability(mixture) <= ceiling + 1e-12
+    # The cyclic population: every pure policy is beaten by the margin.
+    cyclic = environment_of(cyclic_population(8, 0.6), 2)
+    assert exploitability_ceiling(cyclic.true_matrix) == pytest.approx(0.6)
+    for policy in cyclic.representatives:
+        assert cyclic.exploitability(PolicyMixture.uniform([policy])) == pytest.approx(0.6)
 
 
-def test_the_ceilings_of_a_one_duel_game_computed_by_hand():
-    # One exploration round, K = 2, skew-symmetrised estimator: Phat(a, b) = r = -Phat(b, a),
-    # so Mhat(pi, rho) = Phat(pi(x), rho(x)) is -1, 0 or 1, and the stumps hold policies
-    # playing either action on x: min Mhat = -1, max Mhat = 1, value 0 (Mhat is skew). The
-    # gap's ceiling is 0 - (-1) = 1, the average regret's 1 - (-1) = 2.
-    config = TINY | {
-        "small_game": TINY["small_game"]
-        | {"solvers": TINY["small_game"]["solvers"] | {"explore_rounds": 1}}
-    }
-    sweep = SweepSettings.from_config(config, "small_solvers")
-    environment = build_environment(sweep.environment, 11)
-    rows = pd.DataFrame(solvers_trial(environment, sweep.experiment, SeedTrial(0), 11))
-    assert (rows["mhat_min"] == -1.0).all() and (rows["mhat_max"] == 1.0).all()
-    assert np.allclose(rows["mhat_value"], 0.0, atol=1e-6)  # the LP solution
-    np.testing.assert_allclose(evaluate("value - min Mhat", rows), 1.0, atol=1e-6)
-    np.testing.assert_allclose(evaluate("max Mhat - min Mhat", rows), 2.0)
+def test_the_deviation_ceiling_is_reached_by_estimates_at_the_declared_range(drawn):
+    true = drawn.true_matrix
+    bound = 9.0
+    ceiling = deviation_ceiling(true, bound)
+    assert ceiling == pytest.approx(bound + np.abs(true).max())
+    worst = -bound * np.sign(true)  # every estimate at the end of the range away from M
+    assert np.abs(worst - true).max() == pytest.approx(ceiling)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        estimate = rng.uniform(-bound, bound, size=true.shape)
+        assert np.abs(estimate - true).max() <= ceiling
 
 
-def merged(base, override):
-    """``base`` with ``override``'s keys replaced recursively (as Snakemake merges configs)."""
-    result = dict(base)
-    for key, value in override.items():
-        is_section = isinstance(value, dict) and isinstance(base.get(key), dict)
-        result[key] = merged(base[key], value) if is_section else value
-    return result
+def test_the_regret_ceiling_is_the_regret_of_the_worst_learner(drawn):
+    population, oracle = drawn.population, drawn.population_oracle
+    rng = np.random.default_rng(2)
+    contexts = rng.integers(0, population.n_contexts, size=300)
+    ceiling = regret_ceiling(population, oracle, contexts)
+    # By enumeration: the best policy's gains against the worst actions of every round.
+    best = population.matrices.max(axis=2)
+    totals = [
+        best[contexts, drawn.actions[contexts, policy]].sum() for policy in range(drawn.n_policies)
+    ]
+    assert ceiling == pytest.approx(max(totals), abs=1e-9)
+    assert ceiling <= best.max(axis=1)[contexts].sum() + 1e-9  # at most sum_t max P_t
+    # The learner that plays against the best policy's action reaches it.
+    policy = int(np.argmax(totals))
+    worst = population.matrices[contexts, drawn.actions[contexts, policy]].argmax(axis=1)
+    uniforms = rng.random(contexts.size)
+    log = schedule_log(population, contexts, uniforms, worst, worst)
+    assert regret_curve(log, oracle)[0] == pytest.approx(ceiling, abs=1e-9)
+    for _ in range(10):
+        first, second = (rng.integers(0, 3, size=contexts.size) for _ in range(2))
+        log = schedule_log(population, contexts, uniforms, first, second)
+        assert regret_curve(log, oracle)[0] <= ceiling + 1e-9
 
 
-def test_the_opt_in_config_reaches_the_budgets_the_default_run_lacks():
-    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
-    full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
-    sweeps = {name: SweepSettings.from_config(merged(default, full), name) for name in EXPERIMENTS}
-    explore, solvers = sweeps["small_explore_first"], sweeps["small_solvers"]
-    n_policies = explore.environment.n_policies
-    delta = explore.experiment.delta / 2  # Theorem main-eps with FPL: delta / 2 to eq. (f2)
-    n = explore.experiment.fpl_rounds
+def test_the_projection_ceiling_is_the_largest_shortfall_over_the_hull(drawn):
+    m = 7
+    rng = np.random.default_rng(3)
+    rounds = rng.integers(0, drawn.population.n_contexts, size=m)
+    actions = drawn.actions[rounds][:, drawn.representatives]
+    vectors = [policy_vectors(actions[:, [k]], 3) for k in range(actions.shape[1])]
+    least = round_agreement(actions)
+    for k, row in enumerate(vectors):
+        agreement = [float(np.sum(row * other)) for other in vectors]
+        assert least[k] == pytest.approx(min(agreement))
+    for _ in range(5):
+        start = vectors[rng.integers(len(vectors))]
+        z = start + 0.4 * rng.normal(size=start.shape) / math.sqrt(m)
 
-    def main_eps_fpl(m):
-        return 2 * deviation_bound(m, n_policies, delta, 1.0, 1.0) + fpl_gap_bound(1.0, m, n, delta)
+        def shortfall(v, z=z):
+            """-min_s F(s, v), F(s, v) = ||s - z||^2 - ||s - v||^2, over the pure s."""
+            return max(np.sum((s - v) ** 2) - np.sum((s - z) ** 2) for s in vectors)
 
-    assert min(main_eps_fpl(m) for m in explore.experiment.explore_rounds) < 1.0
-    default_explore = SweepSettings.from_config(default, "small_explore_first").experiment
-    assert all(
-        2 * deviation_bound(m, n_policies, delta, 1.0, 1.0)
-        + fpl_gap_bound(1.0, m, default_explore.fpl_rounds, delta)
-        >= 1.0
-        for m in default_explore.explore_rounds
-    )
-    # Theorem proj-out2 on the m = 4 games (ceiling value - min Mhat = 0.5) in the default.
-    default_solvers = SweepSettings.from_config(default, "small_solvers").experiment
-    assert solvers.experiment == default_solvers and default_solvers.explore_rounds == 4
-    largest = max(default_solvers.pgd_iterations)
-    assert pgd_bound(1.0, largest, largest) < 0.5
+        ceiling = projection_ceiling(z, actions, least)
+        assert ceiling == pytest.approx(max(shortfall(v) for v in vectors), abs=1e-12)
+        for _ in range(20):  # points of the hull stay below
+            weights = rng.dirichlet(np.ones(len(vectors)))
+            assert shortfall(sum(w * v for w, v in zip(weights, vectors, strict=True))) <= (
+                ceiling + 1e-12
+            )
 
 
-def test_the_opt_in_config_makes_main_regret_with_fpl_informative_at_the_smallest_budget():
-    default = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["oracle"]
-    full = yaml.safe_load((REPO_ROOT / "config" / "bounds-full.yaml").read_text())["oracle"]
-    sweeps = {name: SweepSettings.from_config(merged(default, full), name) for name in EXPERIMENTS}
-    regret = sweeps["regret"]
-    n_policies, k = regret.environment.n_policies, regret.environment.n_actions
-    share, n = regret.experiment.failure_share, regret.experiment.fpl_rounds
-
-    def bound(horizon, rounds):
-        return main_regret_bound(horizon, n_policies, k * k, k * k, share, rounds)
-
-    (horizon,) = regret.experiment.horizons
-    assert bound(horizon, n) < horizon
-    # Near the smallest informative N (within 1%), which the default run's N is far below.
-    assert bound(horizon, int(0.99 * n)) >= horizon
-    assert bound(horizon, default["regret"]["fpl_rounds"]) > 100 * horizon
-    # One seed per shard, each asking for the hours its trial takes.
-    assert full["shards"] >= regret.experiment.seeds * len(regret.experiment.horizons)
-    assert full["shard_resources"]["regret"]["runtime"] > 10 * full["shard_runtime"]
+def test_round_agreement_of_clones_and_opposites():
+    actions = np.array([[0, 0, 1], [1, 1, 0]], dtype=np.uint8)  # policies 0 and 1 alike
+    np.testing.assert_array_equal(round_agreement(actions), [0.0, 0.0, 0.0])
+    same = np.array([[0, 0], [1, 1]], dtype=np.uint8)
+    np.testing.assert_array_equal(round_agreement(same), [1.0, 1.0])
+    pairs = list(itertools.product([0, 1], repeat=2))
+    table = np.array(pairs, dtype=np.uint8).T  # two rounds, four policies
+    np.testing.assert_array_equal(round_agreement(table), np.zeros(4))

@@ -6,6 +6,7 @@ from test_experiments_oracle_experiments import TINY
 
 from cdbandits.experiments.oracle.environment import (
     build_environment,
+    cyclic_population,
     environment_of,
     switching_population,
 )
@@ -13,6 +14,7 @@ from cdbandits.experiments.oracle.settings import EnvironmentSettings
 from cdbandits.oracle_methods.exploration import uniform_exploration
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy
 from cdbandits.oracle_methods.hull import PolicyMixture
+from cdbandits.winners import von_neumann_winner
 
 
 def test_environment_ground_truth():
@@ -90,3 +92,35 @@ def test_switching_population_has_a_stump_winner_and_its_opposite_loses_margin(
 def test_switching_population_refuses_bad_arguments(n_contexts, margin, message):
     with pytest.raises(ValueError, match=message):
         switching_population(n_contexts, margin)
+
+
+@pytest.mark.parametrize(("n_contexts", "margin"), [(20, 1.0), (12, 0.4)])
+def test_the_cyclic_population_has_a_mixed_winner_and_no_pure_one(n_contexts, margin):
+    environment = environment_of(cyclic_population(n_contexts, margin), 2)
+    true = environment.true_matrix
+    assert environment.n_actions == 3 and environment.n_policies == 9
+    winner = von_neumann_winner(true)
+    assert winner.support.size >= 3
+    # No Condorcet winner: every policy loses to some other, by the margin at the least.
+    assert (true.min(axis=1) <= -margin + 1e-12).all()
+    # Every policy is a Copeland winner (the cyclic symmetry) and none a von Neumann winner:
+    # a pure policy is beaten by the margin.
+    copeland = (true > 1e-12).sum(axis=1)
+    assert (copeland == copeland.max()).all()
+    for policy in range(true.shape[0]):
+        representative = int(environment.representatives[policy])
+        pure = environment.exploitability(PolicyMixture.uniform([representative]))
+        assert pure == pytest.approx(margin)
+    mixture = PolicyMixture.from_weights(environment.representatives, winner.weights)
+    assert environment.exploitability(mixture) == pytest.approx(0.0, abs=1e-9)
+    # Below the median a beats a + 1; above, the cycle turns the other way.
+    x = environment.population.features[:, 0]
+    matrices = environment.population.matrices
+    assert (matrices[x < 0.5, 0, 1] == margin).all() and (matrices[x > 0.5, 0, 1] == -margin).all()
+
+
+def test_cyclic_population_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="n_contexts must be even"):
+        cyclic_population(5, 1.0)
+    with pytest.raises(ValueError, match="margin must be"):
+        cyclic_population(4, 0.0)

@@ -4,7 +4,6 @@ import pytest
 from oracle_config import DEFAULT, changed
 
 from cdbandits.experiments.config_model import ConfigError
-from cdbandits.experiments.oracle.detection import DetectionSettings
 from cdbandits.experiments.oracle.jobs import (
     ExploreFirstSettings,
     LearnedSettings,
@@ -64,15 +63,6 @@ def test_a_job_checks_a_rule_across_keys_only_with_all_of_them():
     assert SummarySettings.from_config(config).n_actions == 10
     with pytest.raises(ConfigError, match="regret.horizons: T = 1000 leaves no round"):
         OracleSection.from_config(config, "oracle")
-
-
-def test_the_detection_runs_the_paper_estimator_and_compiled_fpl_where_informative():
-    detection = DetectionSettings.from_config(DEFAULT)
-    assert detection.regret.estimator == "importance_weighted"
-    assert detection.main_regret_fpl == RegretSettings(
-        0.05, 12, (2400,), 110000, "skew_symmetrised", ("explore_exploit_fpl",), True
-    )
-    assert detection.environment.n_policies == 4 and detection.small_explore_first.fpl_rounds == 0
 
 
 def test_the_smallest_horizon_is_the_first_that_leaves_rounds_to_exploit():

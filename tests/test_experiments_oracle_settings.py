@@ -25,11 +25,6 @@ from cdbandits.oracle_methods.exploration import ESTIMATORS
         ),
         ("regret.horizons", [100, 1000], r"regret\.horizons: T = 100 leaves no round"),
         (
-            "detection.regret",
-            {"horizon": 10, "fpl_rounds": 5},
-            r"detection\.regret\.horizon: T = 10 leaves no round to exploit",
-        ),
-        (
             "detection.main_regret_fpl",
             {"horizon": 10, "fpl_rounds": 5},
             r"detection\.main_regret_fpl\.horizon: T = 10 leaves no round to exploit",

@@ -141,3 +141,35 @@ def test_projected_gd_is_deterministic_and_checks_its_budget():
     theory = ProjectedGD(epsilon=6.0).fit(game, oracle)
     assert theory.n_outer_ == theory.n_inner_ == 16
     assert theory.eta_ == pytest.approx(2 / (4 * 4))
+
+
+def test_the_compiled_path_iterates_as_the_python_loop():
+    # On the informative game no two policies tie up to rounding: the same projections,
+    # mixtures and points, call for call.
+    game, oracle, _ = informative_game()
+    loop = ProjectedGD(n_outer=16, n_inner=16, record_projections=True).fit(game, oracle)
+    calls = oracle.n_calls_
+    compiled = ProjectedGD(n_outer=16, n_inner=16, record_projections=True, compiled=True)
+    compiled.fit(game, oracle)
+    np.testing.assert_array_equal(compiled.row_mixture_.policies, loop.row_mixture_.policies)
+    np.testing.assert_array_equal(compiled.row_mixture_.weights, loop.row_mixture_.weights)
+    np.testing.assert_array_equal(compiled.row_vector_, loop.row_vector_)
+    assert compiled.n_oracle_calls_ == loop.n_oracle_calls_
+    assert oracle.n_calls_ - calls == loop.n_oracle_calls_ + len(loop.projections_)
+    for ours, theirs in zip(compiled.projections_, loop.projections_, strict=True):
+        assert ours.certificate == theirs.certificate
+        np.testing.assert_array_equal(ours.target, theirs.target)
+    assert len(set(loop.row_mixture_.policies)) > 1  # the projections move
+
+
+def test_the_compiled_path_meets_its_bounds_where_they_bite():
+    assert_pgd_bounds(lambda **budget: ProjectedGD(**budget, compiled=True))
+
+
+def test_a_projection_record_keeps_the_projected_point():
+    game, oracle, _ = informative_game()
+    pgd = ProjectedGD(n_outer=4, n_inner=4, record_projections=True).fit(game, oracle)
+    for record in pgd.projections_:
+        assert record.target.shape == game.shape
+        # ||z - v_1|| of the record is the step's length from the iterate it starts at.
+        assert record.distance <= pgd.eta_ * game.bound + 1e-12

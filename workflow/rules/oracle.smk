@@ -65,11 +65,11 @@ rule measure_oracle_scaling:
         "../scripts/measure_oracle_scaling.py"
 
 
-# Power of the bound checks: the correct implementation and every broken variant
-# of cdbandits.experiments.oracle.broken_variants through the checks of the bound table.
+# Power of the bound checks: the correct implementation and every broken variant of
+# cdbandits.experiments.oracle.broken_variants through the checks of the bound table.
 rule detect_broken_variants:
     input:
-        library=oracle_library("detection"),
+        library=oracle_library("detection_tables"),
     output:
         matrix=report(
             oracle_table("detection"),
@@ -78,6 +78,8 @@ rule detect_broken_variants:
             subcategory="Bounds",
         ),
         checks=oracle_table("detection_checks"),
+        variants=oracle_table("detection_variants"),
+        control=oracle_table("detection_control"),
         markdown="results/oracle/detection.md",
         metadata="results/oracle/detection.json",
     params:
@@ -90,11 +92,42 @@ rule detect_broken_variants:
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=20,
+        runtime=detection_runtime,
     conda:
         CONDA_ENV
     script:
         "../scripts/detect_broken_variants.py"
+
+
+# Power as a curve: parameters of the correct implementation scaled by 2, 5, 10 and 100
+# through the detection's checks (cdbandits.experiments.oracle.power).
+rule measure_check_power:
+    input:
+        library=oracle_library("power"),
+    output:
+        power=oracle_table("power"),
+        table=oracle_table("power_table"),
+        markdown=report(
+            "results/oracle/power.md",
+            caption="../report/oracle/power_table.rst",
+            category=ORACLE_CATEGORY,
+            subcategory="Bounds",
+        ),
+    params:
+        oracle=config_subset(ORACLE, DetectionSettings.KEYS),
+        seed=config["seed"],
+    log:
+        "results/logs/measure_check_power.log",
+    benchmark:
+        "results/benchmarks/measure_check_power.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=detection_runtime,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/measure_check_power.py"
 
 
 rule summarise_oracle:
@@ -110,6 +143,7 @@ rule summarise_oracle:
         scaling=rules.measure_oracle_scaling.output.table,
         online=rules.summarise_online.output.coverage,
         detection=rules.detect_broken_variants.output.matrix,
+        detection_control=rules.detect_broken_variants.output.control,
         library=oracle_library("tables"),
     output:
         **{
@@ -169,6 +203,7 @@ rule plot_oracle_figures:
         solvers=rules.summarise_oracle.output.solvers,
         regret=rules.summarise_oracle.output.regret,
         scaling=rules.measure_oracle_scaling.output.table,
+        power=rules.measure_check_power.output.power,
         library=oracle_library("figures") + oracle_library("tables"),
     output:
         **{
@@ -229,6 +264,7 @@ rule oracle:
     input:
         rules.measure_oracle_scaling.output,
         rules.detect_broken_variants.output,
+        rules.measure_check_power.output,
         rules.summarise_oracle.output,
         rules.plot_oracle_figures.output,
         rules.execute_oracle_notebook.output,

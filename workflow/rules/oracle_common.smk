@@ -1,6 +1,8 @@
 # Helpers of workflow/rules/oracle.smk (kept apart from the rules, as the linter asks): the
 # keys each job gets, the library files the rules depend on.
-from cdbandits.experiments.oracle.detection import DetectionSettings  # noqa: E402
+import math  # noqa: E402
+
+from cdbandits.experiments.oracle.detection_settings import DetectionSettings  # noqa: E402
 from cdbandits.experiments.oracle.figures import FIGURES as ORACLE_FIGURE_NAMES  # noqa: E402
 from cdbandits.experiments.oracle.jobs import (  # noqa: E402
     ScalingSettings,
@@ -39,6 +41,11 @@ def oracle_shard_resource(name, default):
         return ORACLE.get("shard_resources", {}).get(wildcards.experiment, {}).get(name, default)
 
     return resource
+
+
+def detection_runtime(wildcards):
+    """Minutes asked for the detection's jobs: 20 per 12 seeds (oracle.detection.seeds)."""
+    return 20 * math.ceil(ORACLE["detection"]["seeds"] / 12)
 
 
 def oracle_table(name):

@@ -13,6 +13,11 @@ with log_to_file(snakemake.log[0]) as log:
         SummarySettings.from_config(oracle),
         seed,
         read_table(snakemake.input.detection) if "detection" in snakemake.input.keys() else None,
+        (
+            read_table(snakemake.input.detection_control)
+            if "detection_control" in snakemake.input.keys()
+            else None
+        ),
     )
     for name, table in summary.tables.items():
         write_csv(snakemake.output[name], table)

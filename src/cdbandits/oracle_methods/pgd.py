@@ -21,6 +21,14 @@ instead of ``T_out + T_out T_in``.
 
 Every iterate is a :class:`~cdbandits.oracle_methods.hull.PolicyMixture`; the dense
 ``(m, K)`` points are derived from the mixtures' updates.
+
+With ``compiled=True`` ApproxProject's iterations run in a numba kernel over the oracle's
+policy table (:meth:`~.oracles.PolicyOracle.policy_table`, a class small enough to
+enumerate), with :func:`~.fpl.table_argmin` as the oracle: the costs are summed per
+distinct context in sample order as :class:`~.oracles.ExactOracle` does and the points
+are updated with the loop's arithmetic, so the iterates are the loop's unless two
+policies' totals differ by rounding only (then the kernel may pick another policy, e.g.
+another of two policies that act alike on the sample).
 """
 
 from __future__ import annotations
@@ -29,11 +37,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .bounds import approx_project_bound
 from .compact_game import CompactGame
+from .fpl import table_argmin
 from .hull import Checkpoint, PolicyMixture
 from .oracles import PolicyOracle
 from .theory import approx_project_nu, pgd_eta, pgd_iterations
@@ -86,6 +96,35 @@ def _average_coefficients(nu: float, n_inner: int) -> tuple[float, NDArray[np.fl
     return start, steps
 
 
+@numba.njit(cache=True)
+def _table_iterations(
+    v: NDArray[np.float64],
+    z: NDArray[np.float64],
+    nu: float,
+    table: NDArray[np.uint8],
+    context_of: NDArray[np.int64],
+    total: NDArray[np.float64],
+    chosen: NDArray[np.int64],
+) -> None:
+    """ApproxProject's iterations (one per entry of ``chosen``) over a policy table:
+    ``total += v``, ``s = argmin (v - z)``, ``v = (1 - nu) v + nu v_s``, in place."""
+    m, k = v.shape
+    scale = 1.0 / math.sqrt(m)  # the entry of a policy vector (policy_vectors)
+    summed = np.empty((table.shape[0], k))
+    for t in range(chosen.size):
+        summed[:] = 0.0
+        for i in range(m):
+            for a in range(k):
+                total[i, a] += v[i, a]
+                summed[context_of[i], a] += v[i, a] - z[i, a]
+        policy = table_argmin(summed, table)
+        chosen[t] = policy
+        for i in range(m):
+            played = table[context_of[i], policy]
+            for a in range(k):
+                v[i, a] = (1.0 - nu) * v[i, a] + nu * (scale if a == played else 0.0)
+
+
 def approx_project(
     z: ArrayLike,
     start: PolicyMixture,
@@ -93,6 +132,7 @@ def approx_project(
     oracle: PolicyOracle,
     n_inner: int,
     nu: float | None = None,
+    compiled: bool = False,
 ) -> Projection:
     """ApproxProject(z, v_1) with the theory's ``nu`` unless given.
 
@@ -109,6 +149,9 @@ def approx_project(
         ``T_in``.
     nu : float, optional
         Step in ``[0, 1]``; default ``||z - v_1|| / sqrt(T_in)``.
+    compiled : bool, optional
+        Run the iterations in the compiled kernel over the oracle's policy table (module
+        docstring); the oracle must offer one.
 
     Returns
     -------
@@ -138,10 +181,15 @@ def approx_project(
         )
     total = np.zeros_like(v)
     chosen = np.empty(n_inner, dtype=np.int64)
-    for t in range(n_inner):
-        total += v
-        chosen[t] = oracle.argmin(v - z).policy
-        v = (1.0 - step) * v + step * oracle.vector(int(chosen[t]))
+    if compiled:
+        context_of, table = oracle.policy_table()
+        _table_iterations(v, z, step, table, context_of, total, chosen)
+        oracle.n_calls_ += n_inner
+    else:
+        for t in range(n_inner):
+            total += v
+            chosen[t] = oracle.argmin(v - z).policy
+            v = (1.0 - step) * v + step * oracle.vector(int(chosen[t]))
     start_weight, step_weights = _average_coefficients(step, n_inner)
     mixture = PolicyMixture.from_weights(
         np.concatenate([start.policies, chosen]),
@@ -186,6 +234,8 @@ class ProjectionRecord:
         (``v*`` the exact projection), ``output_distance - certificate`` bounds how far
         ``vbar`` is from maximising ``min_s F(s, .)``, which the proof of Theorem
         approx-proj bounds by ``bound``.
+    target : ndarray of float64, shape (m, K)
+        ``z``, the point projected (what an audit of the projection needs besides ``vbar``).
     """
 
     iteration: int
@@ -194,6 +244,7 @@ class ProjectionRecord:
     bound: float
     certificate: float
     output_distance: float
+    target: NDArray[np.float64]
 
 
 class ProjectedGD:
@@ -214,6 +265,8 @@ class ProjectedGD:
     record_projections : bool, optional
         Audit every projection with :func:`projection_certificate` (one extra oracle call
         each, not counted in ``n_oracle_calls_``).
+    compiled : bool, optional
+        Run ApproxProject's iterations in the compiled kernel (module docstring).
 
     Attributes
     ----------
@@ -240,6 +293,7 @@ class ProjectedGD:
         epsilon: float | None = None,
         checkpoints: Sequence[int] = (),
         record_projections: bool = False,
+        compiled: bool = False,
     ) -> None:
         self.n_outer = n_outer
         self.n_inner = n_inner
@@ -248,6 +302,7 @@ class ProjectedGD:
         self.epsilon = epsilon
         self.checkpoints = checkpoints
         self.record_projections = record_projections
+        self.compiled = compiled
 
     def _budget(self, game: CompactGame) -> tuple[int, int, float]:
         if (self.n_outer is None or self.n_inner is None) and self.epsilon is None:
@@ -323,7 +378,9 @@ class ProjectedGD:
             if t == n_outer:
                 break
             z = w + eta * game.times(u)
-            projection = approx_project(z, w_mixture, w, oracle, n_inner, self.nu)
+            projection = approx_project(
+                z, w_mixture, w, oracle, n_inner, self.nu, compiled=self.compiled
+            )
             calls += projection.oracle_calls
             if self.record_projections:
                 self.projections_.append(
@@ -334,6 +391,7 @@ class ProjectedGD:
                         bound=projection.bound,
                         certificate=projection_certificate(z, projection.vector, oracle),
                         output_distance=float(np.sum((z - projection.vector) ** 2)),
+                        target=z,
                     )
                 )
             w_mixture, w = projection.mixture, projection.vector

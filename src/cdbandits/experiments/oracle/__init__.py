@@ -7,16 +7,24 @@ be informative), and measured against SparringEXP4.P as the policy class grows. 
 
 * :mod:`.settings`: the typed model of the ``oracle`` config section
   (:class:`~.settings.OracleSection`) and its rules;
-* :mod:`.jobs`: the settings each job runs with, made from the section;
-* :mod:`.environment`: the fixed environment of the sweeps and its ground truth;
-* :mod:`.experiments`: what runs: the trials of the sharded sweeps (``explore_first``,
-  ``solvers``, ``regret``, ``learned``, and ``small_explore_first``, ``small_solvers`` on
-  the small game), using the scikit-learn oracles of :mod:`.learners`;
-* :mod:`.statements`: the paper's bounds as data (:data:`~.statements.STATEMENTS`), with
-  the ceiling of each bounded quantity;
-* :mod:`.ceilings`: the smallest budget at which each bound falls below its ceiling;
+* :mod:`.jobs`: the settings each job runs with, made from the section
+  (:mod:`.detection_settings` for the detection, with the budgets it solves from the
+  bounds' formulas);
+* :mod:`.environment`: the fixed environment of the sweeps, the detection's two fixed
+  populations, and their ground truth;
+* :mod:`.trials`, :mod:`.experiments`: what runs: the trials of the sharded sweeps
+  (``explore_first``, ``solvers``, ``regret``, ``learned``, and ``small_explore_first``,
+  ``small_solvers`` on the small game) and the code each runs, using the scikit-learn
+  oracles of :mod:`.learners`;
+* :mod:`.statements`: the paper's bounds as data (:data:`~.statements.STATEMENTS`);
+* :mod:`.ceilings`: the largest value each bounded quantity can take, from the ground
+  truth, and the constants each estimator declares;
+* :mod:`.budgets`: the smallest budget at which each bound falls below its ceiling;
 * :mod:`.bound_table`: the bound checks and the paper-wide bound table (with its Markdown):
   coverage on informative settings only, broken-variant detections joined by statement;
+* :mod:`.broken_variants` (bugs in :mod:`.broken_solvers`, :mod:`.broken_sparring`),
+  :mod:`.detection`, :mod:`.detection_tables`, :mod:`.power`: the checks' power: which
+  broken implementations each check detects, and the smallest degradation it sees;
 * :mod:`.tables`: what is summarised: combined shards, the theory's settings, the learned
   oracles, the scaling crossovers, and every table the workflow writes;
 * :mod:`.figures`: what is drawn;

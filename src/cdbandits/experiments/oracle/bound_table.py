@@ -2,9 +2,12 @@
 
 :func:`bound_checks` turns the sweeps' rows into one row per statement
 (:data:`~.statements.STATEMENTS`) and trial: the measured quantity, the bound's value at the
-parameters used, the statement's ceiling (the largest value the quantity can take), whether
-the bound is below it (*informative*) and whether it held. :func:`bound_table` aggregates
-them per statement over its *settings* (a sweep and a value of the statement's parameter):
+parameters used, the statement's ceiling (the largest value the quantity can take on the
+run's ground truth, :mod:`.ceilings`), whether the bound is below it (*informative*) and
+whether it held. :func:`bound_table` aggregates them per statement over its *settings* (a
+sweep and a value of the statement's parameter), the correct implementation's informative
+trials in the broken-variant detection (its two fixed populations, sweeps named
+``detection/<population>/<experiment>``) included:
 
 * settings run, and informative settings (every trial's bound below its ceiling);
 * coverage on the informative settings only (fraction of their (seed, setting) trials in
@@ -12,7 +15,8 @@ them per statement over its *settings* (a sweep and a value of the statement's p
   Clopper-Pearson interval, and whether the worst informative setting reaches
   ``1 - delta``; coverage of vacuous settings is not evidence and is not reported;
 * bound / measured (median over the informative trials);
-* where no setting is informative, the smallest informative budget of :mod:`.ceilings`;
+* where no setting of the sweeps is informative, the smallest informative budget of
+  :mod:`.budgets` on them;
 * the number of broken variants of the statement's check that the detection table
   (``results/oracle/detection.csv``, joined on the statement name) reports detected;
 * the empirical rate (log-log slope of the mean measured value against the parameter on the
@@ -36,7 +40,8 @@ from ...contextual.bounds import sparring_exp4p_regret_bound
 from ...randomness import named_generator
 from ...stats import bootstrap_slope_per_value, clopper_pearson
 from .broken_variants import CORRECT
-from .ceilings import smallest_informative_budget, sparring_budget
+from .budgets import smallest_informative_budget, sparring_budget
+from .ceilings import CEILINGS
 from .statements import STATEMENTS, Statement, evaluate, is_informative
 
 __all__ = [
@@ -47,6 +52,7 @@ __all__ = [
     "bound_table_markdown",
     "check_statement",
     "detected_variants",
+    "informative_summary",
     "statement_rows",
 ]
 
@@ -54,7 +60,10 @@ __all__ = [
 BOOTSTRAP = 500
 
 #: Columns of the broken-variant detection table joined into the bound table.
-DETECTION_COLUMNS = ("statement", "variant", "seeds", "detections", "detected")
+DETECTION_COLUMNS = ("statement", "variant", "seeds", "detections", "detected", "applies")
+
+#: The prefix of the detection's sweeps in the bound table.
+DETECTION_SWEEP = "detection/"
 
 
 def _select(rows: pd.DataFrame, selection: tuple[tuple[str, str], ...]) -> pd.DataFrame:
@@ -158,7 +167,8 @@ def _setting_detail(
 def detected_variants(detection: pd.DataFrame | None) -> pd.DataFrame:
     """Per statement: broken variants run and detected (empty without a detection table).
 
-    The row of the correct implementation (the detection's control) is not counted.
+    The row of the correct implementation (the detection's control) is not counted, nor a
+    variant whose code the check does not run (``applies`` false).
 
     Raises
     ------
@@ -178,16 +188,23 @@ def detected_variants(detection: pd.DataFrame | None) -> pd.DataFrame:
             f"the detection table names statements {unknown} that STATEMENTS does not "
             "(cdbandits.experiments.oracle.statements)"
         )
-    broken = detection[detection["variant"] != CORRECT.name]  # the control is no variant
+    applies = detection["applies"].astype(str).str.lower().isin({"true", "1"})
+    broken = detection[(detection["variant"] != CORRECT.name) & applies]  # no control
     detected = broken["detected"].astype(str).str.lower().isin({"true", "1"})
     grouped = broken.assign(detected=detected).groupby("statement", sort=False)
-    return pd.DataFrame(
+    counted = pd.DataFrame(
         {
             "statement": list(grouped.groups),
             "variants": grouped["variant"].nunique().to_numpy(),
             "detected_variants": grouped["detected"].sum().astype(int).to_numpy(),
         }
-    )[columns]
+    )
+    every = pd.DataFrame({"statement": list(dict.fromkeys(detection["statement"]))})
+    return (
+        every.merge(counted, on="statement", how="left")
+        .fillna(0)
+        .astype({"variants": int, "detected_variants": int})[columns]
+    )
 
 
 def _rate(
@@ -237,12 +254,16 @@ def _statement_summary(
     ]
     trials = group[in_informative]
     count = len(trials)
-    budget = None if count else smallest_informative_budget(statement, sources)
+    # The sweeps' smallest informative budget, unless a sweep (not the detection) has one.
+    in_sweeps = any(not experiment.startswith(DETECTION_SWEEP) for experiment, _ in keys)
+    budget = None if in_sweeps else smallest_informative_budget(statement, sources)
     slope, slope_low, slope_high, theory = _rate(statement, group, seed)
     return {
         "statement": statement.name,
         "reference": statement.reference,
         "description": statement.description,
+        "ceiling": CEILINGS[statement.ceiling],
+        "informative_sweeps": ";".join(sorted(informative["experiment"].unique())),
         "parameter": statement.parameter,
         "values": ";".join(f"{v:g}" for v in sorted(group["value"].unique())),
         "settings": len(detail),
@@ -269,6 +290,7 @@ def bound_table(
     seed: int,
     online_coverage: pd.DataFrame | None = None,
     detection: pd.DataFrame | None = None,
+    detection_checks: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The paper-wide bound table and its per-setting detail.
 
@@ -288,11 +310,19 @@ def bound_table(
     detection : pandas.DataFrame, optional
         The broken-variant detection table (:data:`DETECTION_COLUMNS`); without it the
         ``detected_variants`` column is empty.
+    detection_checks : pandas.DataFrame, optional
+        The correct implementation's informative checks in the detection
+        (:attr:`~.detection.DetectionResult.control_checks`), settings of sweeps named
+        ``detection/<population>/<experiment>``.
 
     Returns
     -------
     summary, detail : pandas.DataFrame
     """
+    if detection_checks is not None and not detection_checks.empty:
+        own = detection_checks[list(checks.columns)]
+        own = own.assign(experiment=DETECTION_SWEEP + own["experiment"])
+        checks = pd.concat([checks, own], ignore_index=True)
     statements = {statement.name: statement for statement in STATEMENTS}
     detail_rows, summary_rows = [], []
     for name, group in checks.groupby("statement", sort=False):
@@ -385,38 +415,67 @@ def _coverage_cell(row: pd.Series) -> str:
 
 
 def _budget_cell(row: pd.Series) -> str:
-    if row["informative_trials"]:
-        return "—"
-    if (
-        not isinstance(row["smallest_informative_budget"], str)
-        or not row["smallest_informative_budget"]
-    ):
-        return "none found"
-    return f"{row['smallest_informative_budget']} on {row['budget_sweep']}: {row['estimated_cost']}"
+    budget = row["smallest_informative_budget"]
+    if isinstance(budget, str) and budget:
+        return f"{budget} on {row['budget_sweep']}: {row['estimated_cost']}"
+    return "—" if row["informative_trials"] else "none found"
+
+
+def _sweeps_cell(row: pd.Series) -> str:
+    sweeps = row.get("informative_sweeps")
+    return sweeps.replace(";", ", ") if isinstance(sweeps, str) and sweeps else "—"
+
+
+def informative_summary(summary: pd.DataFrame) -> str:
+    """One sentence: how many statements are informative against their true ceilings, in the
+    sweeps and only in the detection's populations, and which are not at all."""
+    rows = summary[summary["statement"].isin([s.name for s in STATEMENTS])]
+    sweeps = rows["informative_sweeps"].fillna("").astype(str).str.split(";")
+    detection = sweeps.map(lambda found: [f.startswith(DETECTION_SWEEP) for f in found if f])
+    in_sweeps = detection.map(lambda flags: not all(flags))
+    in_detection = detection.map(any)
+    only_detection = rows.loc[~in_sweeps & in_detection, "statement"]
+    nowhere = rows.loc[~in_sweeps & ~in_detection, "statement"]
+    return (
+        f"Informative against the ground truth's ceilings: {int(in_sweeps.sum())} of "
+        f"{len(rows)} statements of Sections 6-8 in this run's sweeps, "
+        f"{len(only_detection)} more only on the detection's populations"
+        + (f" ({', '.join(only_detection)})" if len(only_detection) else "")
+        + (
+            f"; none for {', '.join(nowhere)} (smallest informative budget below)"
+            if len(nowhere)
+            else ""
+        )
+        + "."
+    )
 
 
 def bound_table_markdown(summary: pd.DataFrame) -> str:
     """The bound table as a Markdown table (for the README), with its reading note."""
     note = (
-        "Every bound is evaluated at the parameters the run used (m, N, T_in, T_out, T) and "
-        "compared with its ceiling, the largest value the bounded quantity can take (1 + L "
-        "for |Mhat - M|, 1 for an exploitability, value - min Mhat or max Mhat - min Mhat "
-        "for a game gap, 2 sqrt(2) for the approx-proj certificate, T for a regret). A "
-        "setting is informative when the bound is below the ceiling in every trial; coverage "
-        "(fraction of (seed, setting) trials in which the bound held, 95% Clopper-Pearson "
-        "interval, n trials) is counted on informative settings only, since a bound above "
-        "its ceiling holds whatever the algorithm does. Statements without an informative "
-        "setting show the smallest budget at which the formula becomes informative "
-        "(config/bounds-full.yaml runs them). Detected variants: broken implementations "
-        "whose check fails (results/oracle/detection.csv). Rates: log-log slope of the mean "
-        "measured value on the main sweep (95% bootstrap interval); the theory's rate is "
-        "shown only where the sweep scales the parameters as the statement requires.\n\n"
+        "Every bound is evaluated at the parameters the run used (m, N, T_in, T_out, T; L "
+        "and V as declared for the estimator) and compared with its ceiling, the largest "
+        "value the bounded quantity can take on the run's ground truth (column ceiling: "
+        "computed from the true policy game M, the drawn contexts, or the game Mhat a "
+        "solver is given). A setting is informative when the bound is below the ceiling in "
+        "every trial; coverage (fraction of (seed, setting) trials in which the bound held, "
+        "95% Clopper-Pearson interval, n trials) is counted on informative settings only, "
+        "since a bound above its ceiling holds whatever the algorithm does. Settings include "
+        "the correct code's informative trials in the broken-variant detection "
+        "(detection/<population>/<sweep>: the switching and cyclic populations). Statements "
+        "without an informative setting in the sweeps show the smallest budget at which the "
+        "formula becomes informative there. Detected variants: broken implementations whose "
+        "check fails, of those whose code the check runs (results/oracle/detection.md). "
+        "Rates: log-log "
+        "slope of the mean measured value on the main sweep (95% bootstrap interval); the "
+        "theory's rate is shown only where the sweep scales the parameters as the statement "
+        "requires.\n\n"
     )
     header = (
-        "| statement | bound | informative / settings run | coverage on informative "
-        "(95% CI) | required | bound / measured | smallest informative budget | detected "
-        "variants | rate (95% CI) | theory rate |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n"
+        "| statement | bound | ceiling | informative / settings run | informative in | "
+        "coverage on informative (95% CI) | required | bound / measured | smallest "
+        "informative budget | detected variants | rate (95% CI) | theory rate |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for _, row in summary.iterrows():
@@ -430,10 +489,18 @@ def bound_table_markdown(summary: pd.DataFrame) -> str:
             else f"{int(variants)} / {int(row['variants'])}"
         )
         description = row["description"].replace("|", "\\|")
+        ceiling = str(row.get("ceiling", "")).replace("|", "\\|")
         lines.append(
-            f"| {row['statement']} ({row['reference']}) | {description} | "
-            f"{row['informative_settings']} / {row['settings']} | {_coverage_cell(row)} | "
-            f"{row['required_coverage']:.2f} | {_number(row['bound_over_measured'], '.3g')} | "
-            f"{_budget_cell(row)} | {detected} | {rate} | {_number(row['theory_rate'], '.2f')} |"
+            f"| {row['statement']} ({row['reference']}) | {description} | {ceiling} | "
+            f"{row['informative_settings']} / {row['settings']} | {_sweeps_cell(row)} | "
+            f"{_coverage_cell(row)} | {row['required_coverage']:.2f} | "
+            f"{_number(row['bound_over_measured'], '.3g')} | {_budget_cell(row)} | {detected} | "
+            f"{rate} | {_number(row['theory_rate'], '.2f')} |"
         )
-    return note + header + "\n".join(lines) + "\n"
+    return (
+        (informative_summary(summary) + "\n\n" if len(summary) else "")
+        + note
+        + header
+        + "\n".join(lines)
+        + "\n"
+    )

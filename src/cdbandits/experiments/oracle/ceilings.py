@@ -1,293 +1,164 @@
-"""The smallest budgets that make each statement's bound informative, from its formula.
+"""What the verifier knows and the implementation under test never touches.
 
-A bound is informative when it is below its statement's ceiling (:mod:`.statements`). For
-a statement that no setting of a run made informative, :func:`smallest_informative_budget`
-solves the bound's formula (:mod:`cdbandits.oracle_methods.bounds`) for the smallest budget
-at which it drops below the ceiling, every other parameter as in the run (the sweep's
-``m``, ``L``, ``V``, ``|Pi|``, ``delta``, the smallest ceiling of its trials). Where the
-statement has two budgets (Theorem main-eps: ``m`` and ``N`` or ``T_in = T_out``), the pair
-of least cost is searched on a geometric grid of ``m``. Costs are counted in the units the
-algorithms spend: oracle calls (each over the ``m`` contexts of the game) or rounds.
+The checks of :mod:`.statements` compare a measured quantity with a bound; a bound is
+evidence only when the quantity could exceed it. These functions give, from the ground
+truth of a run (the true policy game ``M``, the drawn contexts, the game ``B`` whose
+value is measured), the *largest value each quantity can take*, whatever the code under
+test outputs, and the constants the paper *declares* for each estimator:
+
+* :func:`declared_constants`: ``L`` and ``V`` of an estimator of uniform exploration, from
+  its name and ``K`` (``K^2`` for the paper's, ``K(K-1)/2`` for the skew-symmetrised one):
+  a broken estimator that reports a larger ``L`` cannot loosen its own bound;
+* :func:`exploitability_ceiling`: ``max M``. The exploitability ``max_rho -W^T M rho`` of a
+  mixture ``W`` is convex in ``W``, so its maximum over the policy hull is at a pure
+  policy: the largest entry of ``M`` (enumerated over the distinct policies);
+* :func:`deviation_ceiling`: ``L + max |M|``. Every entry of ``Mhat`` is an average of
+  estimates in ``[-L, L]``;
+* :func:`regret_ceiling`: the largest regret (rd1) any learner can have on the drawn
+  contexts, ``max_pi sum_t max_a P_{x_t}(pi(x_t), a)`` (the two maxima commute: the learner
+  that plays ``a_t = b_t = argmin`` against the best policy). One call of the class's exact
+  oracle with costs ``-max_a P_x(c, a)`` summed over the rounds of each context; at most
+  ``sum_t max P_{x_t}``;
+* :func:`projection_ceiling`: the largest ``-min_s F(s, v)`` over outputs ``v`` of the
+  policy hull, ``F(s, v) = ||s - z||^2 - ||s - v||^2`` (Theorem approx-proj). It is linear
+  in ``s`` and, maximised over ``s``, convex in ``v``: both maxima are at policy vectors, so
+  it is ``1 - ||z||^2 + max_s (2 s . z - 2 min_v s . v)`` over the distinct policies
+  (``s . v`` is the fraction of rounds on which the two agree).
+
+The gaps of a game (Theorems fpl and proj-out2, Lemma proj-out1) have their ceilings in
+the game ``Mhat`` itself: ``w^T B u`` of hull points lies between the smallest and largest
+entries of ``Mhat``, which the sweeps record (:mod:`.experiments`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 
-import pandas as pd
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ...contextual.bounds import sparring_exp4p_regret_bound
-from ...oracle_methods.bounds import (
-    deviation_bound,
-    fpl_gap_bound,
-    main_eps_bound,
-    pgd_bound,
-)
-from ...oracle_methods.theory import explore_exploit_rounds, main_regret_bound
-from .statements import Statement, evaluate, is_informative
+from ...contextual.environments import ContextPopulation
+from ...contextual.oracle import ClassificationOracle, aggregate_costs
 
-__all__ = ["Budget", "smallest_informative_budget", "smallest_integer", "sparring_budget"]
+__all__ = [
+    "CEILINGS",
+    "declared_constants",
+    "deviation_ceiling",
+    "exploitability_ceiling",
+    "projection_ceiling",
+    "regret_ceiling",
+    "round_agreement",
+]
 
-#: The largest budget searched (beyond it a statement is reported as out of reach).
-LARGEST_BUDGET = 10**15
-
-
-@dataclass(frozen=True)
-class Budget:
-    """The smallest informative budget of a statement on one sweep.
-
-    Attributes
-    ----------
-    experiment : str
-        The sweep whose other parameters were kept.
-    budget : str
-        The budget, e.g. ``"N = 75,601 (m = 1,000)"``.
-    cost : str
-        What one seed then spends, e.g. ``"151,202 oracle calls over 1,000 contexts"``.
-    units : float
-        That cost as one number (oracle calls times contexts, or rounds), to compare sweeps.
-    """
-
-    experiment: str
-    budget: str
-    cost: str
-    units: float
-
-
-def smallest_integer(holds: Callable[[int], bool], start: int = 1) -> int | None:
-    """The smallest integer ``n >= start`` with ``holds(n)``, for ``holds`` monotone in ``n``
-    (false, then true); ``None`` when it is false up to :data:`LARGEST_BUDGET`."""
-    high = max(1, start)
-    while not holds(high):
-        if high > LARGEST_BUDGET:
-            return None
-        high *= 2
-    low = max(start, high // 2) - 1  # holds(low) is false, or low < start
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (low, middle) if holds(middle) else (middle, high)
-    return high
-
-
-def _below(bound: float, ceiling: float) -> bool:
-    return bool(is_informative(bound, ceiling))
-
-
-def _grid(start: int, factor: float = 1.2, steps: int = 60) -> list[int]:
-    """``start, start * factor, ...`` rounded up, distinct."""
-    return sorted({math.ceil(start * factor**step) for step in range(steps)})
-
-
-def _count(value: float) -> str:
-    return f"{value:,.0f}"
-
-
-class _Sweep:
-    """The parameters a sweep's rows share, read once."""
-
-    def __init__(self, statement: Statement, rows: pd.DataFrame) -> None:
-        first = rows.iloc[0]
-        self.rows = rows
-        self.delta = float(first["delta"]) if "delta" in rows else math.nan
-        self.bound = float(first["bound_L"]) if "bound_L" in rows else math.nan
-        self.variance = float(first["variance_V"]) if "variance_V" in rows else self.bound
-        self.n_policies = int(first["n_policies"]) if "n_policies" in rows else 0
-        # A setting is informative when every trial is: the smallest ceiling counts.
-        self.ceiling = float(evaluate(statement.ceiling, rows).min())
-
-    def column(self, name: str) -> int:
-        return int(self.rows[name].max())
-
-
-def _exploration(tails: int) -> Callable[[_Sweep, str], Budget | None]:
-    def solve(sweep: _Sweep, experiment: str) -> Budget | None:
-        m = smallest_integer(
-            lambda m: _below(
-                deviation_bound(
-                    m, sweep.n_policies, sweep.delta, sweep.bound, sweep.variance, tails
-                ),
-                sweep.ceiling,
-            )
-        )
-        return (
-            None if m is None else Budget(experiment, f"m = {_count(m)}", f"{_count(m)} rounds", m)
-        )
-
-    return solve
-
-
-def _explore_first(sweep: _Sweep, experiment: str) -> Budget | None:
-    def holds(m: int) -> bool:
-        eps = deviation_bound(m, sweep.n_policies, sweep.delta, sweep.bound, sweep.variance)
-        return _below(main_eps_bound(eps, 0.0), sweep.ceiling)
-
-    m = smallest_integer(holds)
-    return None if m is None else Budget(experiment, f"m = {_count(m)}", f"{_count(m)} rounds", m)
-
-
-def _main_eps(algorithm: str) -> Callable[[_Sweep, str], Budget | None]:
-    """Theorem main-eps: the (m, N) or (m, T_in = T_out) of least cost (oracle calls x m)."""
-
-    def solve(sweep: _Sweep, experiment: str) -> Budget | None:
-        delta = sweep.delta / 2.0 if algorithm == "fpl" else sweep.delta
-
-        def deviation(m: int) -> float:
-            return deviation_bound(m, sweep.n_policies, delta, sweep.bound, sweep.variance)
-
-        first = smallest_integer(lambda m: _below(2.0 * deviation(m), sweep.ceiling))
-        if first is None:
-            return None
-        best: Budget | None = None
-        for m in _grid(first + 1):
-            found = _algorithm_budget(
-                algorithm, sweep.bound, m, delta, sweep.ceiling - 2.0 * deviation(m)
-            )
-            if found is not None and (best is None or found[1] * m < best.units):
-                budget, calls = found
-                cost = f"{_count(calls)} oracle calls over {_count(m)} contexts"
-                best = Budget(experiment, f"{budget}, m = {_count(m)}", cost, calls * m)
-        return best
-
-    return solve
-
-
-def _algorithm_budget(
-    algorithm: str, bound: float, m: int, delta: float, room: float
-) -> tuple[str, int] | None:
-    """The smallest ``N`` (FPL) or ``T_in = T_out`` (PGD) with ``eps_alg < room``, as text,
-    with its oracle calls."""
-    if algorithm == "fpl":
-        n = smallest_integer(lambda n: _below(fpl_gap_bound(bound, m, n, delta), room))
-        return None if n is None else (f"N = {_count(n)}", 2 * n)
-    t = smallest_integer(lambda t: _below(pgd_bound(bound, t, t), room))
-    return None if t is None else (f"T_in = T_out = {t}", t + t * t)
-
-
-def _fpl(sweep: _Sweep, experiment: str) -> Budget | None:
-    m = sweep.column("n_explore")
-    n = smallest_integer(
-        lambda n: _below(fpl_gap_bound(sweep.bound, m, n, sweep.delta), sweep.ceiling)
-    )
-    if n is None:
-        return None
-    cost = f"{_count(2 * n)} oracle calls over {_count(m)} contexts"
-    return Budget(experiment, f"N = {_count(n)} (m = {_count(m)})", cost, 2 * n * m)
-
-
-def _pgd(sweep: _Sweep, experiment: str) -> Budget | None:
-    m = sweep.column("n_explore")
-    t = smallest_integer(lambda t: _below(pgd_bound(sweep.bound, t, t), sweep.ceiling))
-    if t is None:
-        return None
-    cost = f"{_count(t + t * t)} oracle calls over {_count(m)} contexts"
-    return Budget(experiment, f"T_in = T_out = {t} (m = {_count(m)})", cost, (t + t * t) * m)
-
-
-def _approx_proj(sweep: _Sweep, experiment: str) -> Budget | None:
-    m = sweep.column("n_explore")
-    t = smallest_integer(lambda t: _below(8.0 / math.sqrt(t), sweep.ceiling))
-    if t is None:
-        return None
-    cost = f"{_count(t)} oracle calls per projection over {_count(m)} contexts"
-    return Budget(experiment, f"T_in = {t}", cost, t * m)
-
-
-def _regret_parameters(sweep: _Sweep) -> tuple[int, float, float]:
-    """``|Pi|``, ``K^2`` (``L = V`` of uniform exploration) and Theorem main-regret's share."""
-    k = int(sweep.rows["n_actions"].iloc[0])
-    return sweep.n_policies, float(k * k), sweep.delta / 3.0
-
-
-def _main_regret(exact: bool) -> Callable[[_Sweep, str], Budget | None]:
-    def solve(sweep: _Sweep, experiment: str) -> Budget | None:
-        n_policies, scale, share = _regret_parameters(sweep)
-        exact_horizon = smallest_integer(
-            lambda t: _below(main_regret_bound(t, n_policies, scale, scale, share), t), start=2
-        )
-        if exact_horizon is None:
-            return None
-        if exact:
-            rounds = _count(exact_horizon)
-            return Budget(experiment, f"T = {rounds}", f"{rounds} rounds", exact_horizon)
-        # At a fixed N, eps_fpl grows with m ~ T^(2/3): the smallest N at the largest T run,
-        # or at twice the smallest T at which the exact solver's bound is informative.
-        horizon = max(sweep.column("horizon"), 2 * exact_horizon)
-        m = explore_exploit_rounds(horizon, n_policies, share, scale)
-        n = smallest_integer(
-            lambda n: _below(
-                main_regret_bound(horizon, n_policies, scale, scale, share, n), horizon
-            )
-        )
-        if n is None:
-            return None
-        cost = f"{_count(2 * n)} oracle calls over {_count(m)} contexts"
-        return Budget(experiment, f"N = {_count(n)} (T = {_count(horizon)})", cost, 2 * n * m)
-
-    return solve
-
-
-def sparring_budget(
-    experiment: str, n_actions: int, n_policies: int, delta: float, uniform_expert: bool = True
-) -> Budget | None:
-    """The smallest ``T`` at which Theorem sparring-exp4's explicit bound is below ``T``."""
-    horizon = smallest_integer(
-        lambda t: _below(
-            sparring_exp4p_regret_bound(t, n_actions, n_policies, delta, uniform_expert).total, t
-        ),
-        start=2,
-    )
-    if horizon is None:
-        return None
-    cost = f"{_count(horizon)} rounds over {_count(n_policies)} policies"
-    return Budget(experiment, f"T = {_count(horizon)}", cost, horizon * n_policies)
-
-
-def _sparring(sweep: _Sweep, experiment: str) -> Budget | None:
-    k = int(sweep.rows["n_actions"].iloc[0])
-    return sparring_budget(experiment, k, sweep.n_policies, sweep.delta)
-
-
-_SOLVERS: dict[str, Callable[[_Sweep, str], Budget | None]] = {
-    "f2_paper_estimator": _exploration(1),
-    "f2_paper_estimator_two_tailed": _exploration(2),
-    "f2_skew_estimator": _exploration(1),
-    "explore_first_lp": _explore_first,
-    "main_eps_fpl": _main_eps("fpl"),
-    "main_eps_pgd": _main_eps("pgd"),
-    "fpl": _fpl,
-    "proj_out1": _pgd,
-    "proj_out2": _pgd,
-    "approx_proj": _approx_proj,
-    "main_regret_fpl": _main_regret(exact=False),
-    "main_regret_lp": _main_regret(exact=True),
-    "sparring_exp4p_same_environment": _sparring,
+#: How each ceiling column of the sweeps is computed (the bound table's ``ceiling`` text).
+CEILINGS = {
+    "deviation_ceiling": "L + max |M| (L declared for the estimator; M enumerated)",
+    "exploitability_ceiling": "max M (largest entry of the true policy game, enumerated)",
+    "regret_ceiling": (
+        "max_pi sum_t max_a P_{x_t}(pi(x_t), a) on the drawn contexts (one exact oracle call)"
+    ),
+    "certificate_ceiling": (
+        "max over hull outputs v of -min_s F(s, v) / ||z - v_1||, worst projection of the "
+        "run (pure pairs of policies, enumerated)"
+    ),
+    "value - min Mhat": "value - min Mhat (LP value; smallest entry of the game, enumerated)",
+    "max Mhat - min Mhat": "max Mhat - min Mhat (range of the game, enumerated)",
 }
 
 
-def smallest_informative_budget(
-    statement: Statement, sources: dict[str, pd.DataFrame]
-) -> Budget | None:
-    """The cheapest smallest informative budget over the statement's sweeps.
+def declared_constants(estimator: str, n_actions: int) -> tuple[float, float]:
+    """``(L, V)`` the paper declares for an estimator of uniform exploration over ``K`` actions.
+
+    ``importance_weighted`` (pairs uniform over the ``K^2`` ordered pairs,
+    ``Phat = K^2 r``): ``L = V = K^2``; ``skew_symmetrised`` (uniform over the ``K(K-1)``
+    pairs of distinct actions, ``Phat(a, b) = -Phat(b, a) = (K(K-1)/2) r``):
+    ``L = V = K(K-1)/2`` (SPEC section 5).
+
+    Raises
+    ------
+    ValueError
+        For another estimator name or ``K < 2``.
+    """
+    if n_actions < 2:
+        raise ValueError(f"need K >= 2 actions; got {n_actions}")
+    if estimator == "importance_weighted":
+        scale = float(n_actions * n_actions)
+    elif estimator == "skew_symmetrised":
+        scale = n_actions * (n_actions - 1) / 2.0
+    else:
+        raise ValueError(f"no declared constants for the estimator {estimator!r}")
+    return scale, scale
+
+
+def exploitability_ceiling(true_matrix: ArrayLike) -> float:
+    """``max M``: the largest exploitability of any mixture of the class (module docstring)."""
+    return float(np.max(true_matrix))
+
+
+def deviation_ceiling(true_matrix: ArrayLike, bound: float) -> float:
+    """``L + max |M|``: the largest ``max |Mhat - M|`` of estimates bounded by ``L``."""
+    return float(bound + np.max(np.abs(true_matrix)))
+
+
+def regret_ceiling(
+    population: ContextPopulation, oracle: ClassificationOracle, context_ids: ArrayLike
+) -> float:
+    """The largest regret (rd1) of any learner on the rounds' contexts (module docstring).
 
     Parameters
     ----------
-    statement : Statement
-    sources : dict of str to pandas.DataFrame
-        The statement's selected rows of each sweep it is checked on (non-empty ones).
+    population : ContextPopulation
+        Its matrices are the rounds' ``P_t = P_{x_t}``.
+    oracle : ClassificationOracle
+        The exact oracle of the class on the population's contexts.
+    context_ids : array_like of int, shape (T,)
+        The context of every round.
+    """
+    ids = np.asarray(context_ids, dtype=np.int64)
+    best = population.matrices.max(axis=2)  # max_a P_x(c, a), shape (n_contexts, K)
+    costs = aggregate_costs(-best[ids], ids, population.n_contexts)
+    return float(-oracle.argmin(costs).cost)
+
+
+def round_agreement(round_actions: ArrayLike) -> NDArray[np.float64]:
+    """``min_v s . v`` for every policy ``s``: the smallest fraction of rounds on which another
+    policy of the class agrees with it (:func:`projection_ceiling`).
+
+    Parameters
+    ----------
+    round_actions : array_like of int, shape (m, n)
+        The distinct policies' actions on the game's rounds.
+    """
+    actions = np.asarray(round_actions)
+    m = actions.shape[0]
+    agreement = np.zeros((actions.shape[1], actions.shape[1]))
+    for row in actions:  # rows are rounds: m passes over an n x n table
+        agreement += row[:, None] == row[None, :]
+    return agreement.min(axis=1) / m
+
+
+def projection_ceiling(
+    target: ArrayLike, round_actions: ArrayLike, least_agreement: ArrayLike
+) -> float:
+    """``max_{v in C} -min_{s in C} F(s, v)`` for ApproxProject's point ``z`` (module docstring).
+
+    Parameters
+    ----------
+    target : array_like, shape (m, K)
+        ``z``.
+    round_actions : array_like of int, shape (m, n)
+        The distinct policies' actions on the game's rounds.
+    least_agreement : array_like, shape (n,)
+        :func:`round_agreement` of ``round_actions``.
 
     Returns
     -------
-    Budget or None
-        ``None`` when no budget up to :data:`LARGEST_BUDGET` makes the bound informative.
+    float
+        Not divided by ``||z - v_1||``.
     """
-    if statement.name not in _SOLVERS:
-        raise KeyError(f"no budget formula for statement {statement.name!r}")
-    found = [
-        budget
-        for experiment, rows in sources.items()
-        if not rows.empty
-        and (budget := _SOLVERS[statement.name](_Sweep(statement, rows), experiment)) is not None
-    ]
-    return min(found, key=lambda budget: budget.units, default=None)
+    z = np.asarray(target, dtype=np.float64)
+    actions = np.asarray(round_actions, dtype=np.int64)
+    m = z.shape[0]
+    # s . z for every policy s: sum_i z[i, s(x_i)] / sqrt(m).
+    along = np.take_along_axis(z, actions, axis=1).sum(axis=0) / math.sqrt(m)
+    return float(1.0 - np.sum(z * z) + np.max(2.0 * along - 2.0 * np.asarray(least_agreement)))

@@ -1,185 +1,109 @@
 """Power of the bound checks: which broken implementations each check detects.
 
-Every variant of :mod:`.broken_variants` (and the correct implementation, the control) runs
-the sweep trials of :mod:`.experiments` at a small setting (:class:`DetectionSettings`,
-config ``oracle.detection``), and every statement of :data:`~.statements.STATEMENTS` is
-checked on its rows exactly as the bound table checks it (:func:`~.tables.check_statement`:
-at each trial, whether the statement's bound held), on the rows of every sweep of the
-statement the detection runs (:attr:`~.statements.Statement.sources` and
-:attr:`~.statements.Statement.detection_sources`). A check *detects* a
-variant when the bound failed at more than a fraction ``delta`` of the trials, i.e. when
-the bound table's guarantee (coverage at least ``1 - delta``) would fail; a check that
-detects no variant has no power (:func:`check_power`), and one that flags the correct
-implementation raises a false alarm.
+The correct implementation (the control) and every variant of :mod:`.broken_variants` run
+the sweep trials of :mod:`.experiments` on the parts of :data:`PARTS` (settings of
+:mod:`.detection_settings`, on the two fixed populations: *switching*, with a Condorcet
+winner in the class, and *cyclic*, whose von Neumann winner is mixed), and every statement
+of :data:`~.statements.STATEMENTS` is checked on its rows exactly as the bound table checks
+it (:func:`~.bound_table.check_statement`). Only *informative* trials count (bound below
+the ground truth's ceiling, :mod:`.ceilings`): elsewhere the bound holds whatever the code
+does. A check *detects* a variant when its bound failed at more than a fraction ``delta``
+of its informative trials, i.e. when the bound table's guarantee (coverage at least
+``1 - delta``) would fail; a check that flags the control raises a false alarm.
 
-The population is fixed, not drawn (:class:`DetectionEnvironmentSettings`,
-:func:`~.environment.switching_population`): two actions whose winner switches at the
-median of one feature with a stated ``margin``: a broken implementation which picks the
-wrong policy pays ``margin`` per context whatever the master seed (on a drawn, nearly
-indifferent population nothing a broken solver outputs exceeds the bounds). The master
-seed drives only the trials' streams. Each check's budget makes its bound informative
-(below the quantity's ceiling): ``m`` large for Lemmas eq. (f2) and explore-first, the
-skew-symmetrised estimator (``L = 1``) with large ``T_in = T_out`` for Theorem main-eps with
-ProjectedGD (``small_explore_first``), a game of ``m = 2`` exploration rounds for the
-solvers (its payoffs span the range ``L`` allows), a long horizon for the regret bounds, and
-for Theorems main-eps and main-regret with SparringFPL parts of their own (``main_eps_fpl``,
-``main_regret_fpl``: the skew-symmetrised estimator, ``m`` and ``N`` large enough, only the
-SparringFPL rows, on its compiled path, :mod:`~cdbandits.oracle_methods.fpl`).
-
-Only the trials a variant can change are run: a sweep part (:data:`PARTS`) whose rows do
-not depend on the component a variant replaces reuses the correct implementation's rows,
-which are then identical (same code, same named random streams).
+A variant runs only the parts whose rows depend on the code it replaces
+(:attr:`SweepPart.uses`, with SparringFPL's long parts kept for SparringFPL's variants); a
+statement none of whose informative parts ran for a variant does not apply to it (the
+solvers' checks, for instance, hold on any game within the range its estimator declares,
+which the library enforces, so the estimator's variants do not run them). Each variant ends with a
+:data:`STATUSES` entry: detected, refused (the library raised before any check),
+harmless here (every bound met and every measured quantity within a factor
+:data:`HARMLESS_FACTOR` of the control's on the same trials), or missed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import pandas as pd
 
+from .bound_table import check_statement
 from .broken_variants import CORRECT, VARIANTS, BrokenVariant
+from .detection_settings import DetectionSettings
 from .environment import SweepEnvironment
-from .experiments import (
-    LIBRARY,
-    Row,
-    Trial,
-    explore_first_trial,
-    regret_trial,
-    solvers_trial,
-    sweep_trials,
-)
-from .jobs import (
-    ExperimentSettings,
-    ExploreFirstSettings,
-    RegretSettings,
-    SmallExploreFirstSettings,
-    SolversSettings,
-    detection_regret,
-)
-from .settings import PAPER_ESTIMATOR, SKEW_ESTIMATOR, DetectionEnvironmentSettings, OracleSection
-from .statements import STATEMENTS, Source, Statement
-from .tables import check_statement, json_records
+from .experiments import explore_first_trial, regret_trial, solvers_trial
+from .jobs import ExperimentSettings
+from .statements import STATEMENTS, Statement
+from .trials import LIBRARY, Row, Trial, sweep_trials
 
 __all__ = [
     "DETECTION_COLUMNS",
+    "HARMLESS_FACTOR",
     "PARTS",
-    "SKEW_ESTIMATOR",
-    "DetectionEnvironmentSettings",
+    "STATUSES",
     "DetectionResult",
-    "DetectionSettings",
     "PartRun",
     "SweepPart",
     "check_power",
     "detect_broken_variants",
-    "detection_markdown",
-    "detection_metadata",
+    "part_tables",
     "run_part",
+    "statement_cells",
+    "variant_status",
 ]
 
 logger = logging.getLogger(__name__)
 
 #: Columns of the detection matrix (one row per statement and variant): ``seeds`` counts the
-#: trials checked (a seed on each of the statement's sweeps the detection runs),
-#: ``detections`` those at which the bound failed.
+#: informative trials checked (a seed on each part the statement is checked on),
+#: ``detections`` those at which the bound failed, ``applies`` whether any of them ran the
+#: variant's code, ``measured`` and ``control_measured`` the mean measured quantity of the
+#: variant and of the control on those trials.
 DETECTION_COLUMNS = (
     "statement",
     "variant",
     "seeds",
     "detections",
     "detected",
+    "applies",
+    "measured",
+    "control_measured",
     "component",
     "error",
 )
 
+#: What a variant's run came to, in the order of precedence.
+STATUSES = ("detected", "refused", "harmless here", "missed")
 
-@dataclass(frozen=True)
-class DetectionSettings:
-    """``oracle.detection`` with ``oracle.delta``: the setting the variants run at.
-
-    Attributes
-    ----------
-    delta : float
-        Failure probability of every statement (``oracle.delta``).
-    seeds : int
-    environment : DetectionEnvironmentSettings
-    explore_first : ExploreFirstSettings
-        One ``m``, the paper's estimator.
-    small_explore_first : SmallExploreFirstSettings
-        One ``m``, the skew-symmetrised estimator (Theorem main-eps with ProjectedGD is
-        informative there).
-    solvers : SolversSettings
-        One ``N`` and one ``T_in = T_out``.
-    regret : RegretSettings
-        One horizon.
-    main_eps_fpl : SmallExploreFirstSettings
-        One ``m`` and ``N``, the skew-symmetrised estimator, compiled SparringFPL (Theorem
-        main-eps with SparringFPL is informative there).
-    main_regret_fpl : RegretSettings
-        One horizon and ``N``, the skew-symmetrised estimator, explore-then-exploit with
-        compiled SparringFPL only (Theorem main-regret with SparringFPL is informative).
-    """
-
-    KEYS: ClassVar[tuple[str, ...]] = ("delta", "detection")
-
-    delta: float
-    seeds: int
-    environment: DetectionEnvironmentSettings
-    explore_first: ExploreFirstSettings
-    small_explore_first: SmallExploreFirstSettings
-    solvers: SolversSettings
-    regret: RegretSettings
-    main_eps_fpl: SmallExploreFirstSettings
-    main_regret_fpl: RegretSettings
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> DetectionSettings:
-        """From the ``oracle`` section or its :data:`KEYS` (its ``delta`` and ``detection``)."""
-        oracle = OracleSection.from_config(config, "oracle", partial=True)
-        delta, section = oracle.delta, oracle.detection
-        seeds = section.seeds
-        paper, small = section.explore_first, section.small_explore_first
-        solvers, main_eps = section.solvers, section.main_eps_fpl
-        return cls(
-            delta=delta,
-            seeds=seeds,
-            environment=section.environment,
-            explore_first=ExploreFirstSettings(
-                delta, seeds, (PAPER_ESTIMATOR,), (paper.explore_rounds,), paper.fpl_rounds,
-                paper.pgd_iterations,
-            ),
-            # The skew part runs no SparringFPL (0 rounds): it serves ProjectedGD.
-            small_explore_first=SmallExploreFirstSettings(
-                delta, seeds, (SKEW_ESTIMATOR,), (small.explore_rounds,), 0, small.pgd_iterations
-            ),
-            solvers=SolversSettings(
-                delta, seeds, solvers.explore_rounds, (solvers.fpl_rounds,),
-                (solvers.pgd_iterations,),
-            ),
-            regret=detection_regret(oracle, "regret"),
-            # its ProjectedGD row is dropped (SweepPart.solver)
-            main_eps_fpl=SmallExploreFirstSettings(
-                delta, seeds, (SKEW_ESTIMATOR,), (main_eps.explore_rounds,), main_eps.fpl_rounds,
-                1, compiled_fpl=True,
-            ),
-            main_regret_fpl=detection_regret(oracle, "main_regret_fpl"),
-        )  # fmt: skip
+#: A variant whose measured quantities all lie within this factor of the control's (and
+#: which meets every bound) is harmless on these populations.
+HARMLESS_FACTOR = 2.0
 
 
 @dataclass(frozen=True)
 class SweepPart:
-    """Trials of one sweep whose rows depend only on some of the implementations.
+    """Trials of one sweep on one population, whose rows depend only on some code.
 
     Attributes
     ----------
     name : str
     experiment : str
-        The sweep (its rows join that sweep's table).
+        The sweep (its rows are checked as that sweep's).
+    population : str
+        ``switching`` or ``cyclic``.
     uses : frozenset of str
-        Fields of :class:`~.experiments.Implementations` the rows depend on.
+        Fields of :class:`~.trials.Implementations` whose variants run the part: the code
+        its rows depend on, except that SparringFPL's long parts (``main_eps_fpl``,
+        ``main_regret_fpl``) run for SparringFPL's variants only (the estimator's,
+        exploitation's and the measurement's are checked on the exact solver's parts).
+    settings_name : str
+        The attribute of :class:`~.detection_settings.DetectionSettings` with its settings
+        (a dictionary of them by population for the regret parts).
     solver : str, optional
         Keep only the rows of this ``solver`` (an ``explore_first`` trial also solves the
         game by LP and ProjectedGD).
@@ -187,7 +111,9 @@ class SweepPart:
 
     name: str
     experiment: str
+    population: str
     uses: frozenset[str]
+    settings_name: str
     solver: str = ""
 
     def settings(self, detection: DetectionSettings) -> ExperimentSettings:
@@ -196,20 +122,49 @@ class SweepPart:
             return dataclasses.replace(detection.solvers, pgd_iterations=())
         if self.name == "solvers_pgd":
             return dataclasses.replace(detection.solvers, fpl_rounds=())
-        if self.name in ("main_eps_fpl", "main_regret_fpl"):
-            return getattr(detection, self.name)
-        return getattr(detection, self.experiment)
+        found = getattr(detection, self.settings_name)
+        return found[self.population] if isinstance(found, dict) else found
+
+    @property
+    def label(self) -> str:
+        """``population/experiment``: the sweep name of its checks."""
+        return f"{self.population}/{self.experiment}"
 
 
-#: The parts every variant may run; SparringFPL and ProjectedGD rows of ``solvers`` apart.
+_EXPLORATION = frozenset({"scheme", "maxmin"})
+_EPISODE = frozenset({"scheme", "exploitation", "regret", "explore_rounds"})
+
+#: The parts every variant may run.
 PARTS = (
-    SweepPart("explore_first", "explore_first", frozenset({"scheme", "fpl", "pgd"})),
-    SweepPart("small_explore_first", "small_explore_first", frozenset({"scheme", "pgd"})),
-    SweepPart("solvers_fpl", "solvers", frozenset({"scheme", "fpl"})),
-    SweepPart("solvers_pgd", "solvers", frozenset({"scheme", "pgd"})),
-    SweepPart("regret", "regret", frozenset({"scheme", "fpl", "sparring", "regret"})),
-    SweepPart("main_eps_fpl", "small_explore_first", frozenset({"scheme", "fpl"}), "fpl"),
-    SweepPart("main_regret_fpl", "small_regret", frozenset({"scheme", "fpl", "regret"})),
+    SweepPart("explore_first", "explore_first", "switching", _EXPLORATION, "explore_first"),
+    SweepPart("cyclic_explore_first", "explore_first", "cyclic", _EXPLORATION, "explore_first"),
+    SweepPart(
+        "small_explore_first",
+        "small_explore_first",
+        "switching",
+        _EXPLORATION | {"pgd"},
+        "small_explore_first",
+    ),
+    SweepPart("solvers_fpl", "solvers", "switching", frozenset({"fpl"}), "solvers"),
+    SweepPart("solvers_pgd", "solvers", "switching", frozenset({"pgd"}), "solvers"),
+    SweepPart("cyclic_solvers_fpl", "solvers", "cyclic", frozenset({"fpl"}), "cyclic_solvers"),
+    SweepPart(
+        "main_eps_fpl",
+        "small_explore_first",
+        "switching",
+        frozenset({"fpl"}),
+        "main_eps_fpl",
+        solver="fpl",
+    ),
+    SweepPart(
+        "main_regret_fpl", "small_regret", "switching", frozenset({"fpl"}), "main_regret_fpl"
+    ),
+    SweepPart("explore_exploit", "regret", "switching", _EPISODE | {"maxmin"}, "explore_exploit"),
+    SweepPart(
+        "cyclic_explore_exploit", "regret", "cyclic", _EPISODE | {"maxmin"}, "explore_exploit"
+    ),
+    SweepPart("sparring", "regret", "switching", frozenset({"sparring", "regret"}), "sparring"),
+    SweepPart("cyclic_sparring", "regret", "cyclic", frozenset({"sparring", "regret"}), "sparring"),
 )
 
 _TRIALS: dict[str, Any] = {
@@ -221,12 +176,12 @@ _TRIALS: dict[str, Any] = {
 }
 
 
-def _replaced(variant: BrokenVariant) -> frozenset[str]:
-    """Fields of the variant's implementations that differ from the library's."""
+def replaced_fields(implementations: Any) -> frozenset[str]:
+    """Fields of ``implementations`` that differ from the library's."""
     return frozenset(
         field.name
         for field in dataclasses.fields(LIBRARY)
-        if getattr(variant.implementations, field.name) is not getattr(LIBRARY, field.name)
+        if getattr(implementations, field.name) is not getattr(LIBRARY, field.name)
     )
 
 
@@ -242,17 +197,22 @@ def run_part(
     part: SweepPart,
     settings: DetectionSettings,
     environment: SweepEnvironment,
-    variant: BrokenVariant,
+    implementations: Any,
     seed: int,
 ) -> PartRun:
-    """Every trial of a part with the variant's implementations (or the error it raised)."""
+    """Every trial of a part with the given implementations (or the error it raised).
+
+    The game solvers run on their compiled paths (the regret trials' SparringFPL as its
+    settings say).
+    """
     experiment = part.settings(settings)
     run_trial = _TRIALS[part.experiment]
+    extra = {} if part.experiment in ("regret", "small_regret") else {"compiled": True}
     rows: list[Row] = []
     trials: list[Trial] = sweep_trials(experiment)
     try:
         for trial in trials:
-            rows.extend(run_trial(environment, experiment, trial, seed, variant.implementations))
+            rows.extend(run_trial(environment, experiment, trial, seed, implementations, **extra))
     except ValueError as error:
         return PartRun([], f"{type(error).__name__}: {error}")
     if part.solver:
@@ -260,67 +220,187 @@ def run_part(
     return PartRun(rows)
 
 
-@dataclass(frozen=True)
-class DetectionResult:
-    """The detection matrix and its per-check summary.
-
-    Attributes
-    ----------
-    matrix : pandas.DataFrame
-        :data:`DETECTION_COLUMNS`, one row per (statement, variant), the control first.
-    checks : pandas.DataFrame
-        One row per statement (:func:`check_power`).
-    """
-
-    matrix: pd.DataFrame
-    checks: pd.DataFrame
-
-
-def _select(rows: pd.DataFrame, source: Source) -> pd.DataFrame:
-    for column, value in source.selection:
+def _select(rows: pd.DataFrame, selection: tuple[tuple[str, str], ...]) -> pd.DataFrame:
+    for column, value in selection:
         if rows.empty:
             break
         rows = rows[rows[column] == value]
     return rows
 
 
-def _statement_cell(
-    statement: Statement,
-    variant: BrokenVariant,
+def _part_checks(statement: Statement, part: SweepPart, rows: pd.DataFrame) -> pd.DataFrame | None:
+    """The statement's informative checks on a part's rows (None when it has none there)."""
+    frames = []
+    for source in (*statement.sources, *statement.detection_sources):
+        if source.experiment != part.experiment or rows.empty:
+            continue
+        selected = _select(rows, source.selection)
+        if not selected.empty:
+            frames.append(check_statement(statement, selected, part.label))
+    if not frames:
+        return None
+    checks = pd.concat(frames, ignore_index=True).assign(part=part.name)
+    return checks[checks["informative"]]
+
+
+def part_tables(runs: Mapping[str, PartRun]) -> dict[str, pd.DataFrame]:
+    """Every part's rows as a table."""
+    return {name: pd.DataFrame(run.rows) for name, run in runs.items()}
+
+
+def statement_cells(
     tables: Mapping[str, pd.DataFrame],
+    ran: set[str],
     errors: Mapping[str, str],
     delta: float,
-) -> tuple[dict[str, Any], pd.DataFrame | None]:
-    """A row of the matrix, and the statement's checks (None when its run raised).
+    control: Mapping[str, pd.DataFrame] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, pd.DataFrame | None]]:
+    """Per statement: the matrix cell of one implementation's runs, and its checks.
 
-    The statement is checked on its selected rows of every sweep of its sources the
-    detection runs; the trials of all of them count.
+    Parameters
+    ----------
+    tables : mapping of str to pandas.DataFrame
+        The parts' rows (:func:`part_tables`; the control's where the implementation did
+        not run the part, or none).
+    ran : set of str
+        The parts the implementation ran.
+    errors : mapping of str to str
+        The error each part it ran raised, if any.
+    delta : float
+    control : mapping of str to pandas.DataFrame, optional
+        The control's part tables (for the measured quantity on the same trials; NaN
+        without them).
     """
-    cell = {"statement": statement.name, "variant": variant.name, "component": variant.component}
-    sources = [
-        source
-        for source in (*statement.sources, *statement.detection_sources)
-        if source.experiment in tables
-    ]
-    selected = [(source, _select(tables[source.experiment], source)) for source in sources]
-    selected = [(source, rows) for source, rows in selected if not rows.empty]
-    if not selected:
-        # Its rows' parts raised (rows of other parts of the sweeps may be there).
-        error = "; ".join(filter(None, (errors.get(source.experiment) for source in sources)))
-        if not error:
-            raise ValueError(f"{statement.name}: its selections keep no row of the detection")
-        return cell | {"seeds": 0, "detections": 0, "detected": False, "error": error}, None
-    checks = pd.concat(
-        [check_statement(statement, rows, source.experiment) for source, rows in selected],
-        ignore_index=True,
+    cells, all_checks = [], {}
+    error = "; ".join(sorted({errors.get(name, "") for name in ran} - {""}))
+    empty = pd.DataFrame()
+    for statement in STATEMENTS:
+        checks = [
+            (part, found)
+            for part in PARTS
+            if (found := _part_checks(statement, part, tables.get(part.name, empty))) is not None
+        ]
+        own = [found for part, found in checks if part.name in ran and len(found)]
+        used = pd.concat(own, ignore_index=True) if own else pd.DataFrame()
+        reference = [
+            _part_checks(statement, part, control[part.name])
+            for part, found in checks
+            if control is not None and part.name in ran and len(found)
+        ]
+        reference = [frame for frame in reference if frame is not None and len(frame)]
+        failures = int((~used["held"]).sum()) if len(used) else 0
+        cells.append(
+            {
+                "statement": statement.name,
+                "seeds": len(used),
+                "detections": failures,
+                "detected": bool(len(used) and failures > delta * len(used)),
+                "applies": bool(len(used)),
+                "measured": float(used["measured"].mean()) if len(used) else math.nan,
+                "control_measured": (
+                    float(pd.concat(reference)["measured"].mean()) if reference else math.nan
+                ),
+                "ceiling": float(used["ceiling"].median()) if len(used) else math.nan,
+                "error": error,
+            }
+        )
+        all_checks[statement.name] = (
+            pd.concat([found for _, found in checks], ignore_index=True) if checks else None
+        )
+    return cells, all_checks
+
+
+def _within(measured: float, control: float, scale: float) -> bool:
+    """Whether two means differ by at most :data:`HARMLESS_FACTOR` (or by rounding, relative
+    to the ceiling ``scale``, when both are about zero)."""
+    if abs(measured - control) <= 1e-6 * abs(scale):
+        return True
+    low, high = sorted((abs(measured), abs(control)))
+    return measured * control > 0 and high <= HARMLESS_FACTOR * low
+
+
+def variant_status(cells: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """A variant's :data:`STATUSES` entry and its measured reason, from its matrix cells."""
+    detected = [cell["statement"] for cell in cells if cell["detected"]]
+    if detected:
+        return "detected", "by " + ", ".join(detected)
+    errors = sorted({cell["error"] for cell in cells if cell["error"]})
+    if errors:
+        return "refused", errors[0]
+    applied = [cell for cell in cells if cell["applies"]]
+    if not applied:
+        return "missed", "no informative check runs its code"
+    ratios = []
+    for cell in applied:
+        if not _within(cell["measured"], cell["control_measured"], cell["ceiling"]):
+            return "missed", (
+                f"meets every bound, but its mean {cell['statement']} quantity is "
+                f"{cell['measured']:.4g} against the correct code's {cell['control_measured']:.4g}"
+            )
+        if cell["control_measured"] and cell["measured"] * cell["control_measured"] > 0:
+            ratios.append((cell["measured"] / cell["control_measured"], cell["statement"]))
+    worst = max(ratios, key=lambda pair: max(pair[0], 1 / pair[0]), default=(1.0, ""))
+    return "harmless here", (
+        f"meets every bound; every measured quantity within {HARMLESS_FACTOR:g}x of the "
+        f"correct code's (largest ratio {worst[0]:.3g}" + (f", {worst[1]})" if worst[1] else ")")
     )
-    failures = int((~checks["held"]).sum())
-    return cell | {
-        "seeds": len(checks),
-        "detections": failures,
-        "detected": bool(failures > delta * len(checks)),
-        "error": "",
-    }, checks
+
+
+@dataclass(frozen=True)
+class DetectionResult:
+    """The detection matrix, each variant's status, each check's power, the control's checks.
+
+    Attributes
+    ----------
+    matrix : pandas.DataFrame
+        :data:`DETECTION_COLUMNS`, one row per (statement, variant), the control first.
+    variants : pandas.DataFrame
+        One row per variant: ``variant``, ``component``, ``kind``, ``description``,
+        ``status`` (:data:`STATUSES`), ``reason``.
+    checks : pandas.DataFrame
+        One row per statement (:func:`check_power`).
+    control_checks : pandas.DataFrame
+        The control's informative checks (:func:`~.bound_table.check_statement` rows, the
+        sweep named ``population/experiment``), for the bound table.
+    control_runs : dict of str to PartRun
+        The control's runs of every part (what the degraded implementations of
+        :mod:`.power` reuse).
+    """
+
+    matrix: pd.DataFrame
+    variants: pd.DataFrame
+    checks: pd.DataFrame
+    control_checks: pd.DataFrame
+    control_runs: dict[str, PartRun]
+
+
+def run_implementation(
+    implementations: Any,
+    settings: DetectionSettings,
+    environments: Mapping[str, SweepEnvironment],
+    seed: int,
+    control: Mapping[str, PartRun],
+    name: str,
+    parts: Sequence[SweepPart] = PARTS,
+) -> tuple[dict[str, PartRun], set[str]]:
+    """Every part of ``parts`` an implementation's replaced code acts on (every part for the
+    library's), the ``control``'s runs elsewhere."""
+    replaced = replaced_fields(implementations)
+    runs, ran = dict(control), set()
+    for part in parts:
+        if not replaced or replaced & part.uses:
+            runs[part.name] = run_part(
+                part, settings, environments[part.population], implementations, seed
+            )
+            ran.add(part.name)
+            logger.info(
+                "%s on %s: %d rows %s",
+                name,
+                part.name,
+                len(runs[part.name].rows),
+                runs[part.name].error,
+            )
+    return runs, ran
 
 
 def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionResult:
@@ -330,155 +410,96 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
     ----------
     settings : DetectionSettings
     seed : int
-        The master seed (the population's stream ``("oracle", "population")`` and the
-        trials' streams, as in the sweeps).
+        The master seed (the trials' streams, as in the sweeps).
 
     Returns
     -------
     DetectionResult
     """
-    environment = settings.environment.build()
-    control: dict[str, PartRun] = {}
-    cells: list[dict[str, Any]] = []
-    control_checks: dict[str, pd.DataFrame] = {}
+    environments = {
+        population: settings.environment.build(population)
+        for population in settings.environment.POPULATIONS
+    }
+    control, _ = run_implementation(LIBRARY, settings, environments, seed, {}, CORRECT.name)
+    errors = {name: run.error for name, run in control.items() if run.error}
+    if errors:
+        raise RuntimeError(f"the correct implementation raised: {errors}")
+    control_tables = part_tables(control)
+    cells, statuses, control_checks = [], [], pd.DataFrame()
     for variant in (CORRECT, *VARIANTS):
-        replaced = _replaced(variant)
-        runs = {}
-        for part in PARTS:
-            if variant is CORRECT or replaced & part.uses:
-                runs[part.name] = run_part(part, settings, environment, variant, seed)
-                logger.info(
-                    "%s on %s: %d rows%s",
-                    variant.name,
-                    part.name,
-                    len(runs[part.name].rows),
-                    f" ({runs[part.name].error})" if runs[part.name].error else "",
-                )
-            else:
-                runs[part.name] = control[part.name]
         if variant is CORRECT:
-            control = runs
-        tables = {
-            experiment: pd.DataFrame(
-                [
-                    row
-                    for part in PARTS
-                    if part.experiment == experiment
-                    for row in runs[part.name].rows
-                ]
+            runs, ran = control, set(control)
+        else:
+            runs, ran = run_implementation(
+                variant.implementations, settings, environments, seed, control, variant.name
             )
-            for experiment in _TRIALS
-        }
-        errors: dict[str, str] = {}
-        for part in PARTS:
-            if runs[part.name].error:
-                errors[part.experiment] = "; ".join(
-                    filter(None, (errors.get(part.experiment), runs[part.name].error))
-                )
-        if variant is CORRECT and errors:
-            raise RuntimeError(f"the correct implementation raised: {errors}")
-        for statement in STATEMENTS:
-            cell, checks = _statement_cell(statement, variant, tables, errors, settings.delta)
-            cells.append(cell)
-            if variant is CORRECT and checks is not None:
-                control_checks[statement.name] = checks
-    matrix = pd.DataFrame(cells, columns=list(DETECTION_COLUMNS))
-    return DetectionResult(matrix, check_power(matrix, control_checks))
+        tables = control_tables | part_tables({name: runs[name] for name in ran})
+        variant_errors = {name: runs[name].error for name in ran}
+        variant_cells, checks = statement_cells(
+            tables, ran, variant_errors, settings.delta, control_tables
+        )
+        if variant is CORRECT:
+            control_checks = pd.concat(
+                [frame for frame in checks.values() if frame is not None], ignore_index=True
+            )
+        else:
+            statuses.append(_status_row(variant, variant_cells))
+        cells.extend(
+            cell | {"variant": variant.name, "component": variant.component}
+            for cell in variant_cells
+        )
+    matrix = pd.DataFrame(cells)[list(DETECTION_COLUMNS)]
+    return DetectionResult(
+        matrix,
+        pd.DataFrame(statuses),
+        check_power(matrix, control_checks),
+        control_checks,
+        control,
+    )
 
 
-def check_power(matrix: pd.DataFrame, control_checks: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per statement: how informative its bound was, false alarms, variants detected.
+def _status_row(variant: BrokenVariant, cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    status, reason = variant_status(cells)
+    return {
+        "variant": variant.name,
+        "component": variant.component,
+        "kind": variant.kind,
+        "description": variant.description,
+        "status": status,
+        "reason": reason,
+    }
 
-    Columns ``statement``, ``reference``, ``sweep`` (of the statement's sweeps in the
-    detection, the one where the correct implementation's median bound is smallest relative
-    to the median ceiling), ``median_bound`` and ``median_measured`` (of the correct
-    implementation on that sweep), ``ceiling`` (the largest value the quantity can take),
-    ``informative`` (median bound below the median ceiling), ``false_alarm`` (the control
-    detected), ``variants_detected`` (among the broken variants), ``power`` (``"no power"``
-    when none).
+
+def check_power(matrix: pd.DataFrame, control_checks: pd.DataFrame) -> pd.DataFrame:
+    """Per statement: where it is informative, false alarms, variants detected.
+
+    Columns ``statement``, ``reference``, ``sweeps`` (the control's informative sweeps),
+    ``median_bound``, ``median_measured`` and ``median_ceiling`` (of the control on its
+    informative trials), ``false_alarm`` (the control detected), ``variants_detected``,
+    ``variants_applied`` (variants whose code the check runs), ``power`` (the variants
+    detected, or ``"no power"``).
     """
     rows = []
     broken = matrix[matrix["variant"] != CORRECT.name]
     for statement in STATEMENTS:
-        medians = (
-            control_checks[statement.name]
-            .groupby("experiment", sort=False)[["bound", "measured", "ceiling"]]
-            .median()
-        )
-        sweep = (medians["bound"] / medians["ceiling"]).idxmin()
+        own = control_checks[control_checks["statement"] == statement.name]
         control = matrix[
             (matrix["statement"] == statement.name) & (matrix["variant"] == CORRECT.name)
         ]
-        detected = broken[(broken["statement"] == statement.name) & broken["detected"]]
-        median_bound = float(medians.loc[sweep, "bound"])
-        ceiling = float(medians.loc[sweep, "ceiling"])
+        mine = broken[broken["statement"] == statement.name]
+        detected = mine[mine["detected"]]
         rows.append(
             {
                 "statement": statement.name,
                 "reference": statement.reference,
-                "sweep": sweep,
-                "median_bound": median_bound,
-                "median_measured": float(medians.loc[sweep, "measured"]),
-                "ceiling": ceiling,
-                "informative": bool(median_bound < ceiling),
+                "sweeps": ";".join(sorted(own["experiment"].unique())),
+                "median_bound": float(own["bound"].median()) if len(own) else math.nan,
+                "median_measured": float(own["measured"].median()) if len(own) else math.nan,
+                "median_ceiling": float(own["ceiling"].median()) if len(own) else math.nan,
                 "false_alarm": bool(control["detected"].iloc[0]),
                 "variants_detected": len(detected),
+                "variants_applied": int(mine["applies"].sum()),
                 "power": ", ".join(detected["variant"]) if len(detected) else "no power",
             }
         )
     return pd.DataFrame(rows)
-
-
-def detection_markdown(result: DetectionResult) -> str:
-    """The matrix (variants x statements, cells ``failed trials / trials``) and the summary."""
-    matrix, checks = result.matrix, result.checks
-    statements = list(checks["statement"])
-    header = "| variant | " + " | ".join(statements) + " |"
-    lines = [
-        "Detection of broken implementations: trials (seed and sweep) at which each "
-        "statement's bound failed / trials run (**bold**: detected, the bound failed at more "
-        "than delta of the trials; `raised`: the run stopped with an error before the check).",
-        "",
-        header,
-        "|" + "---|" * (len(statements) + 1),
-    ]
-    for variant, rows in matrix.groupby("variant", sort=False):
-        cells = []
-        for statement in statements:
-            row = rows[rows["statement"] == statement].iloc[0]
-            if row["error"]:
-                cells.append("raised")
-            else:
-                text = f"{row['detections']}/{row['seeds']}"
-                cells.append(f"**{text}**" if row["detected"] else text)
-        lines.append(f"| {variant} | " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        "| statement | reference | sweep | median bound | median measured (correct) | ceiling "
-        "| informative | false alarm | variants detected |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in checks.itertuples():
-        lines.append(
-            f"| {row.statement} | {row.reference} | {row.sweep} | {row.median_bound:.4g} | "
-            f"{row.median_measured:.4g} | {row.ceiling:.4g} | {'yes' if row.informative else 'no'} "
-            f"| {'YES' if row.false_alarm else 'no'} | {row.power} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def detection_metadata(result: DetectionResult, metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON beside the matrix: the variants, each check's power (``checks_without_power``:
-    statements that detected no variant; ``false_alarms``: those that flagged the correct
-    implementation), the run's ``metadata``."""
-    checks = result.checks
-    return {
-        "variants": [
-            {"name": v.name, "component": v.component, "description": v.description}
-            for v in (CORRECT, *VARIANTS)
-        ],
-        "checks": json_records(checks),
-        "checks_without_power": list(checks.loc[checks["variants_detected"] == 0, "statement"]),
-        "false_alarms": list(checks.loc[checks["false_alarm"], "statement"]),
-        "metadata": dict(metadata),
-    }

@@ -33,7 +33,13 @@ from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...randomness import named_generator
 from .settings import EnvironmentSettings
 
-__all__ = ["SweepEnvironment", "build_environment", "environment_of", "switching_population"]
+__all__ = [
+    "SweepEnvironment",
+    "build_environment",
+    "cyclic_population",
+    "environment_of",
+    "switching_population",
+]
 
 
 @dataclass(frozen=True)
@@ -157,12 +163,51 @@ def switching_population(n_contexts: int, margin: float) -> ContextPopulation:
     ValueError
         If ``n_contexts`` is odd or below 2, or ``margin`` is outside ``(0, 1]``.
     """
-    if n_contexts < 2 or n_contexts % 2:
-        raise ValueError(f"n_contexts must be even and at least 2; got {n_contexts}")
-    if not 0.0 < margin <= 1.0:
-        raise ValueError(f"margin must be in (0, 1]; got {margin}")
-    features = ((np.arange(n_contexts) + 0.5) / n_contexts)[:, None]
+    features = _median_split_features(n_contexts, margin)
     sign = np.where(features[:, 0] < 0.5, 1.0, -1.0)
     matrices = np.zeros((n_contexts, 2, 2))
     matrices[:, 0, 1], matrices[:, 1, 0] = margin * sign, -margin * sign
     return ContextPopulation(features, matrices, np.full(n_contexts, 1.0 / n_contexts))
+
+
+def cyclic_population(n_contexts: int, margin: float) -> ContextPopulation:
+    """Three actions in a cycle that turns the other way at the median of one feature.
+
+    Contexts ``x_i = (i + 1/2) / n`` for ``i < n``; where ``x < 1/2`` action ``a`` beats
+    ``a + 1 (mod 3)`` with probability ``(1 + margin) / 2``, where ``x > 1/2`` it loses to it
+    with that probability. No action wins a context, so no policy wins the policy game
+    ``M``. Over the stumps of two bins (one cut, at the median), ``M`` is the sum of the two
+    halves' cyclic games: its value is 0, its von Neumann winners are the mixtures whose
+    action distribution is uniform in each half (support at least 3), every pure policy is
+    beaten by ``margin`` (on both halves), and the cyclic symmetry gives every policy the
+    same Copeland score, so every policy is a Copeland winner and none a von Neumann
+    winner. In every context some action beats any given one by ``margin``.
+
+    Parameters
+    ----------
+    n_contexts : int
+        Even and at least 2.
+    margin : float
+        In ``(0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_contexts`` is odd or below 2, or ``margin`` is outside ``(0, 1]``.
+    """
+    features = _median_split_features(n_contexts, margin)
+    sign = np.where(features[:, 0] < 0.5, 1.0, -1.0)
+    cycle = np.zeros((3, 3))
+    for a in range(3):
+        cycle[a, (a + 1) % 3], cycle[(a + 1) % 3, a] = 1.0, -1.0
+    matrices = margin * sign[:, None, None] * cycle
+    return ContextPopulation(features, matrices, np.full(n_contexts, 1.0 / n_contexts))
+
+
+def _median_split_features(n_contexts: int, margin: float) -> NDArray[np.float64]:
+    """The contexts ``(i + 1/2) / n`` of the two detection populations, their inputs checked."""
+    if n_contexts < 2 or n_contexts % 2:
+        raise ValueError(f"n_contexts must be even and at least 2; got {n_contexts}")
+    if not 0.0 < margin <= 1.0:
+        raise ValueError(f"margin must be in (0, 1]; got {margin}")
+    return ((np.arange(n_contexts) + 0.5) / n_contexts)[:, None]

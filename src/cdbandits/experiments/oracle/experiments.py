@@ -29,19 +29,17 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from ...contextual.bounds import sparring_exp4p_regret_bound
-from ...contextual.exp4p import SparringExp4P
 from ...contextual.oracle import ActionTable
 from ...contextual.regret import (
     contextual_exploitability,
     mixture_action_distributions,
-    regret_curve,
 )
 from ...oracle_methods.bounds import (
     approx_project_factor,
@@ -53,21 +51,32 @@ from ...oracle_methods.bounds import (
 )
 from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import (
-    FixedExploration,
     uniform_exploration,
 )
 from ...oracle_methods.explore_exploit import explore_then_exploit
 from ...oracle_methods.fpl import SparringFPL
-from ...oracle_methods.ground_truth import maxmin_strategy, policy_game_matrix
+from ...oracle_methods.ground_truth import (
+    MAXMIN_TOL,
+    MaxminSolution,
+    maxmin_strategy,
+    policy_game_matrix,
+)
 from ...oracle_methods.hull import PolicyMixture, column_security, duality_gap, row_security
 from ...oracle_methods.learned_oracle import AuditedOracle, LearnedOracle
 from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...oracle_methods.pgd import ProjectedGD
 from ...oracle_methods.theory import main_regret_bound, statistics_delta
 from ...randomness import named_generator
+from .ceilings import (
+    declared_constants,
+    deviation_ceiling,
+    exploitability_ceiling,
+    projection_ceiling,
+    regret_ceiling,
+    round_agreement,
+)
 from .environment import SweepEnvironment, build_environment
 from .jobs import (
-    ExperimentSettings,
     ExploreFirstSettings,
     LearnedSettings,
     RegretSettings,
@@ -75,7 +84,16 @@ from .jobs import (
     SweepSettings,
 )
 from .learners import LEARNED_ORACLES, learned_estimator
-from .settings import scheme_of
+from .trials import (
+    LIBRARY,
+    ExploreFirstTrial,
+    Implementations,
+    RegretTrial,
+    Row,
+    SeedTrial,
+    Trial,
+    sweep_trials,
+)
 
 __all__ = [
     "CERTIFICATE_ROUNDING",
@@ -90,90 +108,15 @@ __all__ = [
     "learned_trial",
     "regret_trial",
     "run_oracle_shard",
-    "scheme_of",
     "solvers_trial",
     "sweep_trials",
 ]
 
 logger = logging.getLogger(__name__)
 
-Row = dict[str, Any]
-
 #: Round-off allowed in ``certificate >= -bound`` (Theorem approx-proj): a projection of a
 #: zero step has bound 0 and a certificate of about -1e-17.
 CERTIFICATE_ROUNDING = 1e-12
-
-
-@dataclass(frozen=True)
-class ExploreFirstTrial:
-    """A trial of ``explore_first``: seed index, estimator, exploration rounds ``m``."""
-
-    seed: int
-    estimator: str
-    n_explore: int
-
-
-@dataclass(frozen=True)
-class RegretTrial:
-    """A trial of ``regret``: seed index and horizon ``T``."""
-
-    seed: int
-    horizon: int
-
-
-@dataclass(frozen=True)
-class SeedTrial:
-    """A trial of ``solvers`` or ``learned``: one seed index."""
-
-    seed: int
-
-
-Trial = ExploreFirstTrial | RegretTrial | SeedTrial
-
-
-@dataclass(frozen=True)
-class Implementations:
-    """The code a trial runs: the library's by default (:data:`LIBRARY`).
-
-    The detection of broken implementations
-    (:mod:`cdbandits.experiments.oracle.detection`) runs the same trials with one of these
-    replaced, so that the bound checks it applies are exactly the sweeps'.
-
-    Attributes
-    ----------
-    scheme : callable
-        ``scheme(estimator, K)``: the exploration scheme of an estimator name.
-    fpl, pgd : type
-        The game solvers (constructed with the trial's budget).
-    sparring : type
-        SparringEXP4.P (constructed with the action table and ``delta``).
-    regret : callable
-        ``regret(log, oracle, checkpoints)``: the regret (rd1) of an episode.
-    """
-
-    scheme: Callable[[str, int], FixedExploration]
-    fpl: type[SparringFPL] = SparringFPL
-    pgd: type[ProjectedGD] = ProjectedGD
-    sparring: type[SparringExp4P] = SparringExp4P
-    regret: Callable[..., Any] = regret_curve
-
-
-#: The library's implementations, used by every sweep.
-LIBRARY = Implementations(scheme=scheme_of)
-
-
-def sweep_trials(settings: ExperimentSettings) -> list[Trial]:
-    """Every trial of an experiment, in a fixed order."""
-    if isinstance(settings, ExploreFirstSettings):
-        return [
-            ExploreFirstTrial(s, estimator, m)
-            for s in range(settings.seeds)
-            for estimator in settings.estimators
-            for m in settings.explore_rounds
-        ]
-    if isinstance(settings, RegretSettings):
-        return [RegretTrial(s, t) for s in range(settings.seeds) for t in settings.horizons]
-    return [SeedTrial(s) for s in range(settings.seeds)]
 
 
 def explore_first_trial(
@@ -182,8 +125,17 @@ def explore_first_trial(
     trial: ExploreFirstTrial,
     seed: int,
     implementations: Implementations = LIBRARY,
+    compiled: bool = False,
 ) -> list[Row]:
-    """One (estimator, ``m``, seed) of the ``explore_first`` experiment (module docstring)."""
+    """One (estimator, ``m``, seed) of the ``explore_first`` experiment (module docstring).
+
+    Every bound takes the ``L`` and ``V`` declared for the estimator
+    (:func:`~.ceilings.declared_constants`), and the exact solver's ``eps_alg`` is the
+    tolerance its certificate accepts (``MAXMIN_TOL max |Mhat|``), not what the solver
+    reports; the rows carry the ceilings of the ground truth (:mod:`.ceilings`). SparringFPL
+    and ProjectedGD run on their compiled paths when ``compiled`` (SparringFPL also when
+    the settings ask for it).
+    """
     delta = settings.delta
     estimator, m, index = trial.estimator, trial.n_explore, trial.seed
     rng = named_generator(seed, "oracle", settings.name, index, estimator, m)
@@ -191,10 +143,11 @@ def explore_first_trial(
     scheme = implementations.scheme(estimator, environment.n_actions)
     sample, game, oracle = environment.explore_game(scheme, m, explore_rng)
     mhat = environment.empirical_matrix(game, sample)
-    deviation = float(np.abs(mhat - environment.true_matrix).max())
-    solution = maxmin_strategy(mhat)
+    true_matrix = environment.true_matrix
+    deviation = float(np.abs(mhat - true_matrix).max())
+    reference = maxmin_strategy(mhat)  # the verifier's value of Mhat
     n_policies = environment.n_policies
-    bound, variance = game.bound, game.variance_bound
+    bound, variance = declared_constants(estimator, environment.n_actions)
     base = {
         "estimator": estimator,
         "n_explore": m,
@@ -206,7 +159,9 @@ def explore_first_trial(
         "deviation": deviation,
         "deviation_bound": deviation_bound(m, n_policies, delta, bound, variance),
         "deviation_bound_two_tailed": deviation_bound(m, n_policies, delta, bound, variance, 2),
-        "mhat_value": solution.value,
+        "deviation_ceiling": deviation_ceiling(true_matrix, bound),
+        "exploitability_ceiling": exploitability_ceiling(true_matrix),
+        "mhat_value": reference.value,
     }
 
     def row(
@@ -214,30 +169,30 @@ def explore_first_trial(
         budget: int,
         calls: int,
         mixture: PolicyMixture,
-        vector: Any,
+        security: float,
         eps_alg: float,
         stat_delta: float,
     ) -> Row:
-        gap = solution.value - (
-            solution.lower if vector is None else row_security(game, oracle, vector).value
-        )
-        eps_prime = deviation_bound(m, n_policies, stat_delta, game.bound, game.variance_bound)
+        eps_prime = deviation_bound(m, n_policies, stat_delta, bound, variance)
         return base | {
             "solver": solver,
             "budget": budget,
             "oracle_calls": calls,
-            "mhat_gap": gap,
+            "mhat_gap": reference.value - security,
             "algorithm_bound": eps_alg,
             "exploitability": environment.exploitability(mixture),
             "exploitability_bound": main_eps_bound(eps_prime, eps_alg),
             "support_size": mixture.support_size,
         }
 
-    lp_gap = solution.upper - solution.lower
-    rows = [row("lp", 0, 0, environment.lp_mixture(solution), None, lp_gap, delta)]
+    # The library's solver is the reference itself: it is not solved twice.
+    exact = reference if implementations.maxmin is maxmin_strategy else implementations.maxmin(mhat)
+    lp_security = float((exact.row_strategy @ mhat).min())
+    lp_tolerance = MAXMIN_TOL * float(np.abs(mhat).max())
+    rows = [row("lp", 0, 0, environment.lp_mixture(exact), lp_security, lp_tolerance, delta)]
     n_fpl = settings.fpl_rounds
     if n_fpl:  # 0: no SparringFPL row (the broken-variant detection's skew part)
-        fpl = implementations.fpl(n_rounds=n_fpl, compiled=settings.compiled_fpl).fit(
+        fpl = implementations.fpl(n_rounds=n_fpl, compiled=compiled or settings.compiled_fpl).fit(
             game, oracle, fpl_rng
         )
         rows.append(
@@ -246,21 +201,21 @@ def explore_first_trial(
                 n_fpl,
                 fpl.n_oracle_calls_,
                 fpl.row_mixture_,
-                fpl.row_vector_,
-                fpl_gap_bound(game.bound, m, n_fpl, delta / 2.0),
+                row_security(game, oracle, fpl.row_vector_).value,
+                fpl_gap_bound(bound, m, n_fpl, delta / 2.0),
                 statistics_delta(delta, "fpl"),
             )
         )
     n_pgd = settings.pgd_iterations
-    pgd = implementations.pgd(n_outer=n_pgd, n_inner=n_pgd).fit(game, oracle)
+    pgd = implementations.pgd(n_outer=n_pgd, n_inner=n_pgd, compiled=compiled).fit(game, oracle)
     rows.append(
         row(
             "pgd",
             n_pgd,
             pgd.n_oracle_calls_,
             pgd.row_mixture_,
-            pgd.row_vector_,
-            pgd_bound(game.bound, n_pgd, n_pgd),
+            row_security(game, oracle, pgd.row_vector_).value,
+            pgd_bound(bound, n_pgd, n_pgd),
             statistics_delta(delta, "pgd"),
         )
     )
@@ -273,11 +228,15 @@ def solvers_trial(
     trial: SeedTrial,
     seed: int,
     implementations: Implementations = LIBRARY,
+    compiled: bool = False,
 ) -> list[Row]:
     """One seed of the ``solvers`` experiment: FPL for every ``N``, PGD for every ``T``.
 
     Besides the game's value, each row records the smallest and largest entries of ``Mhat``
-    (the ceilings of the gaps, :mod:`.ceilings`).
+    (the ceilings of the gaps) and, for ProjectedGD, the largest value Theorem
+    approx-proj's quantity can take in the run (:func:`~.ceilings.projection_ceiling`);
+    the bounds take the estimator's declared ``L`` and the nominal ``T_in``. SparringFPL and
+    ProjectedGD run on their compiled paths when ``compiled``.
     """
     delta, index, m = settings.delta, trial.seed, settings.explore_rounds
     sample, game, oracle = environment.explore_game(
@@ -287,10 +246,11 @@ def solvers_trial(
     )
     mhat = environment.empirical_matrix(game, sample)
     value = maxmin_strategy(mhat).value
+    bound, _ = declared_constants(settings.estimator, environment.n_actions)
     base = {
         "seed": index,
         "n_explore": m,
-        "bound_L": game.bound,
+        "bound_L": bound,
         "delta": delta,
         "mhat_value": value,
         "mhat_min": float(mhat.min()),
@@ -299,19 +259,23 @@ def solvers_trial(
     rows = []
     for n in settings.fpl_rounds:
         rng = named_generator(seed, "oracle", settings.name, index, "fpl", n)
-        fpl = implementations.fpl(n_rounds=n).fit(game, oracle, rng)
+        fpl = implementations.fpl(n_rounds=n, compiled=compiled).fit(game, oracle, rng)
         rows.append(
             base
             | _solver_row(environment, game, oracle, fpl, value)
-            | {
-                "algorithm": "fpl",
-                "budget": n,
-                "gap_bound": fpl_gap_bound(game.bound, m, n, delta),
-            }
+            | {"algorithm": "fpl", "budget": n, "gap_bound": fpl_gap_bound(bound, m, n, delta)}
         )
+    if settings.pgd_iterations:
+        round_actions = environment.actions[sample.context_ids][:, environment.representatives]
+        least_agreement = round_agreement(round_actions)
     for t in settings.pgd_iterations:
-        pgd = implementations.pgd(n_outer=t, n_inner=t, record_projections=True).fit(game, oracle)
-        records = pgd.projections_
+        pgd = implementations.pgd(
+            n_outer=t, n_inner=t, record_projections=True, compiled=compiled
+        ).fit(game, oracle)
+        # A projection of a zero step (B u_t = 0, ||z - v_1|| = 0) has bound 0 and no
+        # shortfall; the others are audited at the nominal T_in.
+        records = [r for r in pgd.projections_ if r.distance > 0]
+        factor = approx_project_factor(t)
         best_fixed = column_security(game, oracle, pgd.column_vector_).value
         rows.append(
             base
@@ -319,31 +283,29 @@ def solvers_trial(
             | {
                 "algorithm": "pgd",
                 "budget": t,
-                "gap_bound": pgd_bound(game.bound, t, t),
+                "gap_bound": pgd_bound(bound, t, t),
                 "regret_gap": best_fixed - pgd.mean_payoff_,
-                "regret_bound": pgd_outer_bound(game.bound, t, approx_project_factor(t)),
+                "regret_bound": pgd_outer_bound(bound, t, factor),
                 "projections": len(records),
                 "projections_held": sum(
-                    r.certificate >= -r.bound - CERTIFICATE_ROUNDING for r in records
-                ),
-                # A projection of a zero step (B u_t = 0) has bound 0 and no shortfall.
-                "projection_shortfall": max(
-                    (-r.certificate / r.bound for r in records if r.bound > 0),
-                    default=math.nan,
+                    r.certificate >= -factor * r.distance - CERTIFICATE_ROUNDING for r in records
                 ),
                 "projection_distance": _mean([r.distance for r in records]),
-                # Theorem approx-proj's quantity: the worst -min_s F(s, vbar) / ||z - v_1||.
+                # Theorem approx-proj's quantity: the worst -min_s F(s, vbar) / ||z - v_1||,
+                # and the largest value it can take in the run.
                 "certificate_shortfall": max(
-                    (-r.certificate / r.distance for r in records if r.distance > 0),
+                    (-r.certificate / r.distance for r in records), default=math.nan
+                ),
+                "certificate_ceiling": max(
+                    (
+                        projection_ceiling(r.target, round_actions, least_agreement) / r.distance
+                        for r in records
+                    ),
                     default=math.nan,
                 ),
                 # Certified suboptimality of vbar in the projection game, per unit ||z - v_1||.
                 "projection_gap": _mean(
-                    [
-                        (r.output_distance - r.certificate) / r.distance
-                        for r in records
-                        if r.distance > 0
-                    ]
+                    [(r.output_distance - r.certificate) / r.distance for r in records]
                 ),
             }
         )
@@ -380,17 +342,24 @@ class ExactMaxminSolver:
     Parameters
     ----------
     environment : SweepEnvironment
+    maxmin : callable, optional
+        The LP solver (:attr:`Implementations.maxmin`).
     """
 
-    def __init__(self, environment: SweepEnvironment) -> None:
+    def __init__(
+        self,
+        environment: SweepEnvironment,
+        maxmin: Callable[[NDArray[np.float64]], MaxminSolution] = maxmin_strategy,
+    ) -> None:
         self.environment = environment
+        self.maxmin = maxmin
 
     def fit(self, game: CompactGame, oracle: ExactOracle) -> ExactMaxminSolver:
         """Solve the LP of ``Mhat`` over the class's distinct policies; return ``self``."""
         environment = self.environment
         blocks = game.context_blocks(oracle.context_ids_, environment.population.n_contexts)
         mhat = policy_game_matrix(blocks, environment.actions[:, environment.representatives])
-        self.row_mixture_ = environment.lp_mixture(maxmin_strategy(mhat))
+        self.row_mixture_ = environment.lp_mixture(self.maxmin(mhat))
         self.n_oracle_calls_ = 0
         return self
 
@@ -402,13 +371,19 @@ def regret_trial(
     seed: int,
     implementations: Implementations = LIBRARY,
 ) -> list[Row]:
-    """One (horizon, seed) of the ``regret`` experiment: explore-then-exploit and SparringEXP4.P."""
+    """One (horizon, seed) of the ``regret`` experiment: explore-then-exploit and SparringEXP4.P.
+
+    Theorem main-regret's bound takes the ``L`` and ``V`` declared for the estimator; every
+    row carries the largest regret any learner can have on its episode's contexts
+    (:func:`~.ceilings.regret_ceiling`).
+    """
     delta, horizon, index = settings.delta, trial.horizon, trial.seed
     k = environment.n_actions
     n_policies = environment.n_policies
     scheme = implementations.scheme(settings.estimator, k)
+    bound, variance = declared_constants(settings.estimator, k)
     share = settings.failure_share
-    m = settings.explore_rounds(horizon, n_policies, k)
+    m = implementations.explore_rounds(settings, horizon, n_policies, k)
     n_fpl = settings.fpl_rounds
     rows = []
     solvers = (
@@ -417,14 +392,21 @@ def regret_trial(
             implementations.fpl(n_rounds=n_fpl, compiled=settings.compiled_fpl),
             n_fpl,
         ),
-        ("explore_exploit_lp", ExactMaxminSolver(environment), None),
+        ("explore_exploit_lp", ExactMaxminSolver(environment, implementations.maxmin), None),
     )
     for name, solver, solver_rounds in solvers:
         if name not in settings.algorithms:
             continue
         rng = named_generator(seed, "oracle", "regret", index, horizon)
         run = explore_then_exploit(
-            environment.environment, environment.stumps, horizon, m, solver, rng, scheme
+            environment.environment,
+            environment.stumps,
+            horizon,
+            m,
+            solver,
+            rng,
+            scheme,
+            implementations.exploitation,
         )
         explore_regret, regret = implementations.regret(
             run.log, environment.population_oracle, [m, horizon]
@@ -443,7 +425,10 @@ def regret_trial(
                 "regret": regret,
                 "explore_regret": explore_regret,
                 "regret_bound": main_regret_bound(
-                    horizon, n_policies, scheme.bound, scheme.variance_bound, share, solver_rounds
+                    horizon, n_policies, bound, variance, share, solver_rounds
+                ),
+                "regret_ceiling": regret_ceiling(
+                    environment.population, environment.population_oracle, run.log.context_ids
                 ),
                 "exploitability": environment.exploitability(run.mixture),
             }
@@ -475,6 +460,9 @@ def regret_trial(
             ),
             "explore_regret": 0.0,
             "regret_bound": sparring_exp4p_regret_bound(horizon, k, n_policies, delta).total,
+            "regret_ceiling": regret_ceiling(
+                environment.population, environment.population_oracle, log.context_ids
+            ),
             "exploitability": -contextual_exploitability(
                 environment.population, environment.population_oracle, distributions
             ),
@@ -548,6 +536,10 @@ _TRIALS = {
 }
 
 
+#: The experiments whose game solvers run on their compiled paths.
+_COMPILED = ("explore_first", "small_explore_first", "solvers", "small_solvers")
+
+
 def run_oracle_shard(sweep: SweepSettings, seed: int, shard: int) -> pd.DataFrame:
     """The rows of every trial of ``sweep`` assigned to ``shard``.
 
@@ -564,6 +556,11 @@ def run_oracle_shard(sweep: SweepSettings, seed: int, shard: int) -> pd.DataFram
     -------
     pandas.DataFrame
         One row per (trial, solver); columns depend on the experiment.
+
+    Notes
+    -----
+    The sweeps' classes are small enough to enumerate, so SparringFPL and ProjectedGD run on
+    their compiled paths (the ``learned`` sweep's oracles have no policy table).
     """
     if not 0 <= shard < sweep.shards:
         raise ValueError(f"shard must be in 0..{sweep.shards - 1}; got {shard}")
@@ -571,9 +568,10 @@ def run_oracle_shard(sweep: SweepSettings, seed: int, shard: int) -> pd.DataFram
     environment = build_environment(sweep.environment, seed)
     trials = sweep_trials(experiment)[shard :: sweep.shards]
     run_trial: Any = _TRIALS[experiment.name]
+    compiled = {"compiled": True} if experiment.name in _COMPILED else {}
     rows: list[Row] = []
     for number, trial in enumerate(trials, start=1):
-        rows.extend(run_trial(environment, experiment, trial, seed))
+        rows.extend(run_trial(environment, experiment, trial, seed, **compiled))
         logger.info(
             "%s shard %d: trial %d/%d %s", experiment.name, shard, number, len(trials), trial
         )

@@ -11,7 +11,9 @@ a caption and legends under the panels (so that they hide no curve):
 * :func:`plot_regret`: regret (rd1) against ``T`` for explore-then-exploit and
   SparringEXP4.P, with reference slopes 2/3 and 1/2;
 * :func:`plot_scaling`: time and memory against ``|Pi|`` for SparringEXP4.P and the oracle
-  methods.
+  methods;
+* :func:`plot_power`: per scaled parameter of the correct code, the fraction of each
+  check's informative trials at which its bound failed, against the factor (:mod:`.power`).
 
 Colours, markers and names of the algorithms and estimators come from
 :data:`cdbandits.plotting.ALGORITHM_STYLES`. :func:`plot_oracle_figures` draws them all.
@@ -34,15 +36,16 @@ __all__ = [
     "plot_convergence",
     "plot_explore_first",
     "plot_oracle_figures",
+    "plot_power",
     "plot_regret",
     "plot_scaling",
 ]
 
 #: Figure names, as used in file names.
-FIGURES = ("convergence", "explore_first", "regret", "scaling")
+FIGURES = ("convergence", "explore_first", "regret", "scaling", "power")
 
 #: The tables the figures are drawn from (``results/oracle/<name>.csv``).
-FIGURE_TABLES = ("explore_first", "solvers", "regret", "scaling")
+FIGURE_TABLES = ("explore_first", "solvers", "regret", "scaling", "power")
 
 #: Top of the panels (figure fraction): above them, the title and caption.
 _TOP = 0.74
@@ -252,6 +255,42 @@ def plot_scaling(scaling: pd.DataFrame) -> Any:
     return _finish(figure, "Time and memory against the size of the policy class", caption)
 
 
+def plot_power(power: pd.DataFrame) -> Any:
+    """Fraction of informative trials failed against the factor, one panel per parameter,
+    with the detection threshold ``delta`` (:func:`~.power.measure_power`'s table)."""
+    parameters = list(dict.fromkeys(power["parameter"]))
+    figure, axes = panel_grid(max(1, len(parameters)), columns=3)
+    colours = [f"C{index}" for index in range(10)]  # matplotlib's default cycle
+    delta = float(power["delta"].iloc[0]) if len(power) else float("nan")
+    statements = list(dict.fromkeys(power["statement"]))
+    for axis, parameter in zip(axes, parameters, strict=False):
+        rows = power[(power["parameter"] == parameter) & (power["seeds"] > 0)]
+        for statement, part in rows.groupby("statement", sort=False):
+            part = part.sort_values("factor")
+            axis.plot(
+                part["factor"],
+                part["detections"] / part["seeds"],
+                marker="o",
+                color=colours[statements.index(statement) % len(colours)],
+                label=statement,
+            )
+        axis.axhline(delta, color="k", linestyle="--", label=f"delta = {delta:g}")
+        axis.set(
+            xscale="log",
+            ylim=(-0.05, 1.05),
+            xlabel="factor",
+            ylabel="fraction of trials failed",
+            title=parameter,
+        )
+        _legend_below(axis)
+    return _finish(
+        figure,
+        "Power of the bound checks against scaled parameters of the correct code",
+        "Fraction of each check's informative trials at which its bound failed; dashed: the "
+        "detection threshold delta",
+    )
+
+
 def plot_oracle_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Every figure of :data:`FIGURES` from the tables of :data:`FIGURE_TABLES`."""
     return {
@@ -259,4 +298,5 @@ def plot_oracle_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
         "explore_first": plot_explore_first(tables["explore_first"]),
         "regret": plot_regret(tables["regret"]),
         "scaling": plot_scaling(tables["scaling"]),
+        "power": plot_power(tables["power"]),
     }

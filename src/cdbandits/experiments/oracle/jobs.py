@@ -21,7 +21,6 @@ from ..config_model import ConfigModel
 from .settings import (
     EXPERIMENTS,
     PAPER_ESTIMATOR,
-    SKEW_ESTIMATOR,
     SMALL_EXPERIMENTS,
     EnvironmentSettings,
     Experiment,
@@ -45,7 +44,6 @@ __all__ = [
     "SummarySettings",
     "SweepSettings",
     "config_subset",
-    "detection_regret",
     "sweep_settings",
 ]
 
@@ -110,8 +108,9 @@ class RegretSettings:
     """The ``regret`` sweep with ``oracle.delta`` and ``oracle.seeds``.
 
     The sweep explores with the paper's estimator and runs every algorithm of
-    :data:`REGRET_ALGORITHMS`; the broken-variant detection also runs SparringFPL alone
-    with the skew-symmetrised estimator, on the compiled path (``compiled_fpl``).
+    :data:`REGRET_ALGORITHMS`; the broken-variant detection (:mod:`.detection_settings`)
+    runs one algorithm at a time, with the skew-symmetrised estimator where it makes the
+    bound informative and SparringFPL on the compiled path (``compiled_fpl``).
     """
 
     name: ClassVar[Experiment] = "regret"
@@ -258,19 +257,3 @@ def sweep_settings(oracle: OracleSection, experiment: str) -> SweepSettings:
     environment = small.environment if experiment in SMALL_EXPERIMENTS else oracle.environment
     return SweepSettings(oracle.shards, environment, settings)
 
-
-def detection_regret(oracle: OracleSection, part: str) -> RegretSettings:
-    """The regret part of the detection (``regret``: the paper's estimator and every
-    algorithm; ``main_regret_fpl``: the skew-symmetrised estimator and compiled SparringFPL
-    alone)."""
-    section = getattr(oracle.detection, part)
-    main = part == "main_regret_fpl"
-    return RegretSettings(
-        delta=oracle.delta,
-        seeds=oracle.detection.seeds,
-        horizons=(section.horizon,),
-        fpl_rounds=section.fpl_rounds,
-        estimator=SKEW_ESTIMATOR if main else PAPER_ESTIMATOR,
-        algorithms=("explore_exploit_fpl",) if main else REGRET_ALGORITHMS,
-        compiled_fpl=main,
-    )

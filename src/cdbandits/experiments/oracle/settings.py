@@ -120,15 +120,10 @@ def smallest_exploiting_horizon(
 
 
 def check_exploits(
-    horizons: Sequence[int],
-    environment: EnvironmentSettings | DetectionEnvironmentSettings,
-    estimator: str,
-    delta: float,
-    key: str,
+    horizons: Sequence[int], k: int, n_policies: int, estimator: str, delta: float, key: str
 ) -> None:
     """Raise :class:`ConfigError` naming ``key`` if a horizon leaves no round to exploit after
-    Theorem main-regret's ``m``."""
-    k, n_policies = environment.n_actions, environment.n_policies
+    Theorem main-regret's ``m`` (``K = k`` actions, ``n_policies`` policies)."""
     for horizon in horizons:
         m = exploration_rounds(horizon, n_policies, k, estimator, delta)
         if m >= horizon:
@@ -284,34 +279,38 @@ Even = Annotated[int, Field(ge=2, multiple_of=2)]
 
 
 class DetectionEnvironmentSettings(ConfigModel):
-    """The fixed population of the detection (the same for every seed, so that a check's
-    power does not depend on a drawn population):
-    cdbandits.experiments.oracle.environment.switching_population, 2 actions and one feature,
-    contexts (i + 1/2) / n_contexts, action 0 beating action 1 by margin below the median and
-    losing by margin above it; stumps with n_bins bins (|Pi| = (n_bins - 1) 4). Its
-    Condorcet winner is a stump, its opposite the worst policy (exploitability margin)."""
+    """The two fixed populations of the detection (the same for every seed, so that a
+    check's power does not depend on a drawn population), one feature, contexts
+    (i + 1/2) / n_contexts, stumps with n_bins bins:
+    cdbandits.experiments.oracle.environment.switching_population, 2 actions, action 0
+    beating action 1 by margin below the median and losing by margin above it (|Pi| =
+    (n_bins - 1) 4; its Condorcet winner is a stump, its opposite the worst policy,
+    exploitability margin), and cyclic_population, 3 actions in a cycle that turns the other
+    way at the median (|Pi| = (n_bins - 1) 9; a mixed von Neumann winner, every pure policy
+    beaten by margin with two bins)."""
 
-    n_actions: ClassVar[int] = 2
     n_features: ClassVar[int] = 1
+    #: The populations, by name, and their numbers of actions.
+    POPULATIONS: ClassVar[dict[str, int]] = {"switching": 2, "cyclic": 3}
 
     n_contexts: Even = 20
     """Size of the finite context population (uniform; even)."""
     margin: Margin = 1.0
-    """|M_x(0, 1)| in every context: what a solver picking the wrong policy loses per
-    context."""
+    """|M_x(a, b)| of every pair of actions in every context: what a solver picking a wrong
+    policy loses per context."""
     n_bins: Even = 2
     """Quantile bins of the stumps (even, so that the median is a bin edge)."""
 
-    @property
-    def n_policies(self) -> int:
-        """``|Pi| = d (n_bins - 1) K^2`` of the stump class."""
-        return self.n_features * (self.n_bins - 1) * self.n_actions**2
+    def n_policies(self, population: str) -> int:
+        """``|Pi| = d (n_bins - 1) K^2`` of the stump class on ``population``."""
+        return self.n_features * (self.n_bins - 1) * self.POPULATIONS[population] ** 2
 
-    def build(self) -> SweepEnvironment:
-        """The detection's environment (the same for every master seed)."""
-        from .environment import environment_of, switching_population
+    def build(self, population: str) -> SweepEnvironment:
+        """The environment of ``population`` (the same for every master seed)."""
+        from .environment import cyclic_population, environment_of, switching_population
 
-        return environment_of(switching_population(self.n_contexts, self.margin), self.n_bins)
+        make = {"switching": switching_population, "cyclic": cyclic_population}[population]
+        return environment_of(make(self.n_contexts, self.margin), self.n_bins)
 
 
 class _DetectionExploreFirst(ConfigModel):
@@ -350,15 +349,6 @@ class _DetectionSolvers(ConfigModel):
     """ProjectedGD's T_in = T_out (every projection audited)."""
 
 
-class _DetectionRegret(ConfigModel):
-    """Theorem main-regret and Theorem sparring-exp4 at one horizon."""
-
-    horizon: PositiveInt = 20000
-    """Horizon T (must leave rounds to exploit after Theorem main-regret's m)."""
-    fpl_rounds: PositiveInt = 10
-    """SparringFPL's N inside explore-then-exploit."""
-
-
 class _DetectionMainEpsFpl(ConfigModel):
     """Theorem main-eps with SparringFPL (rows of the small_explore_first sweep, its
     SparringFPL rows only) with the skew-symmetrised estimator (L = V = 1), on SparringFPL's
@@ -390,11 +380,15 @@ class _DetectionMainRegretFpl(ConfigModel):
 class DetectionSection(ConfigModel):
     """Power of the bound checks (cdbandits.experiments.oracle.detection): the correct
     implementation and every broken variant of cdbandits.experiments.oracle.broken_variants
-    run through the checks of the bound table at this small setting (one m, one N, one T_in =
-    T_out, one horizon); a check detects a variant when its bound fails at more than delta of
-    its trials (seed and sweep). Writes results/oracle/detection.csv, .md and .json. About
-    four minutes of CPU at the defaults (256 s measured on the loaded 2-core machine), two of
-    them in main_eps_fpl and main_regret_fpl."""
+    run through the checks of the bound table at these small settings (one m, one N, one
+    T_in = T_out), on two fixed populations; a check detects a variant when its bound fails
+    at more than delta of its informative trials (seed and sweep). The regret parts run at
+    the horizon where a learner whose regret grows like 0.2 T exceeds the bound, SparringFPL
+    on the cyclic population's games for the rounds where Theorem fpl's bound is half the
+    margin (both solved from the formulas, cdbandits.experiments.oracle.detection_settings).
+    The power curves (cdbandits.experiments.oracle.power, rule measure_check_power) run at
+    the same settings. Writes results/oracle/detection.csv, .md and .json, power.csv and
+    .md."""
 
     seeds: PositiveInt = 12
     """Seeds per variant and check (seed indices 0..seeds-1). The solver checks (fpl,
@@ -405,7 +399,6 @@ class DetectionSection(ConfigModel):
     explore_first: _DetectionExploreFirst = _DetectionExploreFirst()
     small_explore_first: _DetectionSmallExploreFirst = _DetectionSmallExploreFirst()
     solvers: _DetectionSolvers = _DetectionSolvers()
-    regret: _DetectionRegret = _DetectionRegret()
     main_eps_fpl: _DetectionMainEpsFpl = _DetectionMainEpsFpl()
     main_regret_fpl: _DetectionMainRegretFpl = _DetectionMainRegretFpl()
 
@@ -499,12 +492,13 @@ class OracleSection(ConfigModel):
     @rule("delta", "regret", "environment")
     def _regret_horizons_exploit(self) -> None:
         environment, delta = self.environment, self.delta
-        check_exploits(self.regret.horizons, environment, PAPER_ESTIMATOR, delta, "regret.horizons")
+        k, n_policies = environment.n_actions, environment.n_policies
+        horizons, key = self.regret.horizons, "regret.horizons"
+        check_exploits(horizons, k, n_policies, PAPER_ESTIMATOR, delta, key)
 
     @rule("delta", "detection")
     def _detection_horizons_exploit(self) -> None:
-        detection = self.detection
-        for part, estimator in (("regret", PAPER_ESTIMATOR), ("main_regret_fpl", SKEW_ESTIMATOR)):
-            horizon = getattr(detection, part).horizon
-            key = f"detection.{part}.horizon"
-            check_exploits((horizon,), detection.environment, estimator, self.delta, key)
+        horizon = self.detection.main_regret_fpl.horizon
+        n_policies = self.detection.environment.n_policies("switching")
+        key = "detection.main_regret_fpl.horizon"
+        check_exploits((horizon,), 2, n_policies, SKEW_ESTIMATOR, self.delta, key)

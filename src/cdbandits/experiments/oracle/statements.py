@@ -3,26 +3,28 @@
 Each :class:`Statement` says which sweep rows it is checked on (:attr:`Statement.sources`),
 which column holds the measured quantity and which the bound's value at the parameters used,
 the parameter its rate is measured against, and its *ceiling*: the largest value the bounded
-quantity can take, from what the learner knows (the bound's parameters and ``Mhat``), not
-from the hidden ``M``. A trial is *informative* when its bound is below its ceiling; a bound
+quantity can take on the run's ground truth (the true game ``M``, the drawn contexts, the
+game ``Mhat`` a solver is given), whatever the code under test outputs
+(:mod:`.ceilings`). A trial is *informative* when its bound is below its ceiling; a bound
 at or above the ceiling holds whatever the algorithm does, so its coverage is no evidence.
 Values are given as *expressions* (:func:`evaluate`): a column of the sweep's table, a
 formula of :data:`FORMULAS`, or a number. The checks and the bound table built from them are
-in :mod:`.bound_table`; the smallest budgets that make a bound informative in :mod:`.ceilings`.
+in :mod:`.bound_table`; the smallest budgets that make a bound informative in :mod:`.budgets`.
 
-Ceilings (:data:`FORMULAS`):
+Ceilings (columns the sweeps write, :data:`~.ceilings.CEILINGS` says how each is computed):
 
-* ``1 + L``: ``|Mhat - M|`` with ``|Phat| <= L`` and ``|M| <= 1`` (Lemma eq. (f2));
-* ``1``: the exploitability ``-min_rho W^T M rho`` of any mixture, ``M`` skew in ``[-1, 1]``;
+* ``deviation_ceiling``: ``L + max |M|`` for ``max |Mhat - M|`` (Lemma eq. (f2)), ``L``
+  declared for the estimator;
+* ``exploitability_ceiling``: ``max M`` for the exploitability of a mixture (Lemma
+  explore-first, Theorem main-eps);
 * ``value - min Mhat``: the gap ``max_w min_u w^T B u - min_u wbar^T B u`` of any ``wbar``
-  (at most ``max B - min B``; ``w^T B u`` of hull points lies between the smallest and
-  largest entries of ``Mhat``);
-* ``max Mhat - min Mhat``: Lemma proj-out1's average regret (a difference of two payoffs);
-* ``2 sqrt(2)``: Theorem approx-proj's ``-min_s F(s, vbar) / ||z - v_1||`` for the no-op
-  output ``vbar = v_1``: ``(2 (s - v_1) . (z - v_1) - ||z - v_1||^2) / ||z - v_1|| <=
-  2 ||s - v_1|| <= 2 diam(C) = 2 sqrt(2)`` (policy vectors have unit norm), so a bound above
-  it cannot tell ApproxProject from not iterating at all;
-* ``T``: regret (rd1) over ``T`` rounds, at most 1 per round.
+  (Theorems fpl and proj-out2; ``w^T B u`` of hull points lies between the smallest and
+  largest entries of ``Mhat``), ``max Mhat - min Mhat`` for Lemma proj-out1's average
+  regret (a difference of two payoffs);
+* ``certificate_ceiling``: the largest ``-min_s F(s, v) / ||z - v_1||`` over outputs ``v``
+  of the hull, for the worst projection of a run (Theorem approx-proj);
+* ``regret_ceiling``: the largest regret (rd1) any learner can have on the episode's
+  contexts (Theorems main-regret and sparring-exp4).
 
 The statement names are the join key of the bound table with the broken-variant detection
 table (``results/oracle/detection.csv``, column ``statement``): keep them stable.
@@ -30,7 +32,6 @@ table (``results/oracle/detection.csv``, column ``statement``): keep them stable
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -115,12 +116,9 @@ def _column(rows: pd.DataFrame, name: str) -> NDArray[np.float64]:
 
 #: Formulas of bounds and ceilings, by the text the statements use.
 FORMULAS: dict[str, Callable[[pd.DataFrame], NDArray[np.float64]]] = {
-    "1 + L": lambda rows: 1.0 + _column(rows, "bound_L"),
-    "T": lambda rows: _column(rows, "horizon"),
     "8 / sqrt(T_in)": lambda rows: 8.0 / np.sqrt(_column(rows, "budget")),
     "value - min Mhat": lambda rows: _column(rows, "mhat_value") - _column(rows, "mhat_min"),
     "max Mhat - min Mhat": lambda rows: _column(rows, "mhat_max") - _column(rows, "mhat_min"),
-    "2 sqrt(2)": lambda rows: np.full(len(rows), 2.0 * math.sqrt(2.0)),
 }
 
 
@@ -146,7 +144,7 @@ def evaluate(expression: str, rows: pd.DataFrame) -> NDArray[np.float64]:
 
 def is_informative(bound: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
     """Whether each bound is below its ceiling, by more than rounding (a bound equal to the
-    ceiling in exact arithmetic, e.g. ``8 / sqrt(8) = 2 sqrt(2)``, is not informative)."""
+    ceiling in exact arithmetic is not informative)."""
     bound, ceiling = np.asarray(bound, dtype=np.float64), np.asarray(ceiling, dtype=np.float64)
     return bound < ceiling - 1e-9 * np.abs(ceiling)
 
@@ -165,7 +163,7 @@ STATEMENTS = (
         bound="deviation_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        ceiling="1 + L",
+        ceiling="deviation_ceiling",
         description=(
             "max |Mhat - M| <= eps', ln(|Pi|^2/delta) (paper's K^2 estimator; as printed: "
             "one tail, too few for |Mhat - M|)"
@@ -180,7 +178,7 @@ STATEMENTS = (
         bound="deviation_bound_two_tailed",
         parameter="n_explore",
         theory_rate=-0.5,
-        ceiling="1 + L",
+        ceiling="deviation_ceiling",
         description="max |Mhat - M| <= eps', ln(2|Pi|^2/delta) (paper's K^2 estimator; corrected)",
     ),
     Statement(
@@ -192,7 +190,7 @@ STATEMENTS = (
         bound="deviation_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        ceiling="1 + L",
+        ceiling="deviation_ceiling",
         description=(
             "max |Mhat - M| <= eps', ln(|Pi|^2/delta) (skew-symmetrised estimator: one tail "
             "suffices, Mhat is skew)"
@@ -208,7 +206,7 @@ STATEMENTS = (
         bound="exploitability_bound",
         parameter="n_explore",
         theory_rate=-0.5,
-        ceiling="1",
+        ceiling="exploitability_ceiling",
         description="exact maxmin of Mhat (LP) is a (2 eps' + LP gap)-approximate vNW of M",
         more_sources=(Source("small_explore_first", (("solver", "lp"),)),),
     ),
@@ -221,7 +219,7 @@ STATEMENTS = (
         bound="exploitability_bound",
         parameter="n_explore",
         theory_rate=None,
-        ceiling="1",
+        ceiling="exploitability_ceiling",
         description="SparringFPL output is a (2 eps' + 2 eps_fpl)-approximate vNW of M (fixed N)",
         more_sources=(Source("small_explore_first", (("solver", "fpl"),)),),
     ),
@@ -234,7 +232,7 @@ STATEMENTS = (
         bound="exploitability_bound",
         parameter="n_explore",
         theory_rate=None,
-        ceiling="1",
+        ceiling="exploitability_ceiling",
         description=(
             "ProjectedGD output is a (2 eps' + eps_pgd)-approximate vNW of M (fixed T_in = T_out)"
         ),
@@ -290,7 +288,7 @@ STATEMENTS = (
         bound="8 / sqrt(T_in)",
         parameter="budget",
         theory_rate=None,
-        ceiling="2 sqrt(2)",
+        ceiling="certificate_ceiling",
         description=(
             "-min_s F(s, vbar) / ||z - v_1|| <= 8 / sqrt(T_in), every projection of every run"
         ),
@@ -306,7 +304,7 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="horizon",
         theory_rate=None,
-        ceiling="T",
+        ceiling="regret_ceiling",
         description="explore-then-exploit regret (rd1), game solved by SparringFPL (fixed N)",
         detection_sources=(Source("small_regret", (("algorithm", "explore_exploit_fpl"),)),),
     ),
@@ -319,7 +317,7 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="horizon",
         theory_rate=2 / 3,
-        ceiling="T",
+        ceiling="regret_ceiling",
         description="explore-then-exploit regret (rd1), game solved exactly (eps_alg -> 0 limit)",
     ),
     Statement(
@@ -331,7 +329,7 @@ STATEMENTS = (
         bound="regret_bound",
         parameter="horizon",
         theory_rate=0.5,
-        ceiling="T",
+        ceiling="regret_ceiling",
         description="SparringEXP4.P regret (rd1) on the explore-then-exploit environment",
     ),
 )

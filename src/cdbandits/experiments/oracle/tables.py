@@ -325,6 +325,7 @@ def summarise_oracle(
     settings: SummarySettings,
     seed: int,
     detection: pd.DataFrame | None = None,
+    detection_checks: pd.DataFrame | None = None,
 ) -> OracleSummary:
     """Combine the shards of every experiment and build every summary table.
 
@@ -341,10 +342,19 @@ def summarise_oracle(
         Master seed (for the bootstraps).
     detection : pandas.DataFrame, optional
         The broken-variant detection table (joined on the statement name).
+    detection_checks : pandas.DataFrame, optional
+        The correct implementation's informative checks in the detection (settings of the
+        bound table).
     """
     experiments = {name: combine_experiment_shards(shards[name], name) for name in EXPERIMENTS}
     summary, detail = bound_table(
-        bound_checks(experiments), experiments, settings.delta, seed, online_coverage, detection
+        bound_checks(experiments),
+        experiments,
+        settings.delta,
+        seed,
+        online_coverage,
+        detection,
+        detection_checks,
     )
     class_sizes = sorted({int(experiments["explore_first"]["n_policies"].iloc[0]), LARGE_CLASS})
     crossovers = scaling_crossovers(scaling)
