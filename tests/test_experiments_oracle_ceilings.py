@@ -114,16 +114,26 @@ def test_the_regret_ceiling_is_the_regret_of_the_worst_learner(drawn):
         assert regret_curve(log, oracle)[0] <= ceiling + 1e-9
 
 
-def test_the_projection_ceiling_is_the_largest_shortfall_over_the_hull(drawn):
-    m = 7
+#: Three policies on three rounds that all play action 0 in the first: every policy agrees
+#: with every other on a third of the rounds at least.
+AGREEING = np.array([[0, 0, 0], [1, 2, 0], [2, 1, 1]], dtype=np.uint8)
+
+
+@pytest.mark.parametrize("agreeing", [False, True])
+def test_the_projection_ceiling_is_the_largest_shortfall_over_the_hull(drawn, agreeing):
     rng = np.random.default_rng(3)
-    rounds = rng.integers(0, drawn.population.n_contexts, size=m)
-    actions = drawn.actions[rounds][:, drawn.representatives]
+    if agreeing:
+        actions = AGREEING
+    else:  # every distinct policy of the drawn class on 7 rounds
+        rounds = rng.integers(0, drawn.population.n_contexts, size=7)
+        actions = drawn.actions[rounds][:, drawn.representatives]
+    m = actions.shape[0]
     vectors = [policy_vectors(actions[:, [k]], 3) for k in range(actions.shape[1])]
     least = round_agreement(actions)
     for k, row in enumerate(vectors):
         agreement = [float(np.sum(row * other)) for other in vectors]
         assert least[k] == pytest.approx(min(agreement))
+    assert (least > 0).all() == agreeing
     for _ in range(5):
         start = vectors[rng.integers(len(vectors))]
         z = start + 0.4 * rng.normal(size=start.shape) / math.sqrt(m)

@@ -1,5 +1,8 @@
 """The sweep trials on a tiny configuration: columns, bounds, sharding, named random streams."""
 
+import dataclasses
+import math
+
 import pandas as pd
 import pytest
 from informative_game import ENVIRONMENT
@@ -7,14 +10,18 @@ from informative_game import ENVIRONMENT
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import (
     LIBRARY,
+    SeedTrial,
     explore_first_trial,
     regret_trial,
     run_oracle_shard,
+    solvers_trial,
     sweep_trials,
 )
 from cdbandits.experiments.oracle.jobs import SweepSettings
-from cdbandits.experiments.oracle.settings import EXPERIMENTS
+from cdbandits.experiments.oracle.settings import EXPERIMENTS, scheme_of
 from cdbandits.experiments.oracle.tables import EXPERIMENT_KEYS, combine_experiment_shards
+from cdbandits.oracle_methods.exploration import FixedExploration
+from cdbandits.oracle_methods.pgd import ProjectedGD
 
 TINY = {
     "delta": 0.05,
@@ -183,3 +190,68 @@ def test_bad_arguments():
         SweepSettings.from_config(TINY, "online")
     with pytest.raises(ValueError, match="shard must be in"):
         run_oracle_shard(SweepSettings.from_config(TINY, "solvers"), 1, 2)
+
+
+class _LouderScheme(FixedExploration):
+    """An estimator whose estimates are ten times the paper's and which declares an L ten
+    times larger, so that its own range covers them."""
+
+    def estimate_entries(self, first, second, outcomes):
+        rounds, rows, columns, values = super().estimate_entries(first, second, outcomes)
+        return rounds, rows, columns, 10.0 * values
+
+
+def _louder(estimator, n_actions):
+    correct = scheme_of(estimator, n_actions)
+    louder = _LouderScheme(correct.pair_probabilities, correct.estimator)
+    louder.entry_scale = correct.entry_scale  # estimate_entries scales
+    louder.bound = louder.variance_bound = 10.0 * correct.bound
+    return louder
+
+
+def test_the_bounds_take_the_declared_l_not_the_implementations():
+    # A broken estimator that reports a larger L cannot loosen its own bound.
+    louder = dataclasses.replace(LIBRARY, scheme=_louder)
+    tables = informative_rows(louder)
+    correct = informative_rows()
+    explore_first = tables["explore_first"]
+    pd.testing.assert_series_equal(
+        explore_first["deviation_bound"], correct["explore_first"]["deviation_bound"]
+    )
+    # K^2 for the paper's estimator, K (K - 1) / 2 for the skew-symmetrised one (K = 2).
+    paper = explore_first["estimator"] == "importance_weighted"
+    assert (explore_first["bound_L"] == paper.map({True: 4.0, False: 1.0})).all()
+    assert (explore_first["deviation"] > explore_first["deviation_bound"]).all()
+    regret = tables["regret"]
+    pd.testing.assert_series_equal(regret["regret_bound"], correct["regret"]["regret_bound"])
+
+
+class _ShortProjectionPGD(ProjectedGD):
+    """ProjectedGD whose projections report the bound of a tenth of T_in and a certificate
+    that meets it but not the bound at T_in."""
+
+    def fit(self, game, oracle, initial=None):
+        super().fit(game, oracle, initial)
+        short = max(1, self.n_inner_ // 10)
+        self.projections_ = [
+            dataclasses.replace(
+                record,
+                bound=8.0 * record.distance / math.sqrt(short),
+                certificate=-0.9 * 8.0 * record.distance / math.sqrt(short),
+            )
+            for record in self.projections_
+        ]
+        return self
+
+
+def test_theorem_approx_proj_is_checked_at_the_nominal_t_in():
+    sweep = SweepSettings.from_config(TINY, "small_solvers")
+    environment = build_environment(sweep.environment, 0)
+    settings = dataclasses.replace(sweep.experiment, fpl_rounds=(), pgd_iterations=(64,))
+    implementations = dataclasses.replace(LIBRARY, pgd=_ShortProjectionPGD)
+    (row,) = solvers_trial(environment, settings, SeedTrial(0), 0, implementations)
+    assert row["projections"] > 0 and row["projections_held"] == 0
+    (correct,) = solvers_trial(environment, settings, SeedTrial(0), 0)
+    assert correct["projections_held"] == correct["projections"]
+    # The worst shortfall is below the largest value the quantity can take in the run.
+    assert row["certificate_shortfall"] <= row["certificate_ceiling"]

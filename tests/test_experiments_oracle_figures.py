@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 from test_experiments_oracle_experiments import TINY, run_shards
+from test_experiments_oracle_power import synthetic_power
 
 from cdbandits.experiments.oracle.figures import (
     plot_convergence,
@@ -51,7 +52,7 @@ def legends_of(figure):
 
 
 def test_legends_are_readable_and_hide_no_curve(tables):
-    figures = plot_oracle_figures({**tables, "scaling": SCALING})
+    figures = plot_oracle_figures({**tables, "scaling": SCALING, "power": synthetic_power()})
     for name, figure in figures.items():
         legends = legends_of(figure)
         assert legends, name
@@ -65,7 +66,9 @@ def test_legends_are_readable_and_hide_no_curve(tables):
 
 
 def test_every_algorithm_has_its_shared_colour(tables):
-    regret = plot_oracle_figures({**tables, "scaling": SCALING})["regret"]
+    regret = plot_oracle_figures({**tables, "scaling": SCALING, "power": synthetic_power()})[
+        "regret"
+    ]
     colours = {line.get_label(): line.get_color() for line in regret.axes[0].get_lines()}
     for algorithm in ("sparring_exp4p", "explore_exploit_fpl", "explore_exploit_lp"):
         style = ALGORITHM_STYLES[algorithm]

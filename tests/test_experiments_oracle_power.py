@@ -31,13 +31,15 @@ def test_every_degradation_replaces_one_part_of_the_code_that_some_part_runs():
 
 
 def synthetic_power():
-    """Check a detects the step at 5 (and 10, 100 are not run), check b never, c raises."""
+    """Check a detects the step at 5 (and 10, 100 are not run), check b never though its
+    quantity grows, check d measures the same at every factor, c raises."""
     rows = []
     for factor in FACTORS:
         failed = {2.0: 0, 5.0: 3}.get(factor)
         if failed is not None:
             rows.append(("step", factor, "a", 4, failed, failed > 0.2, 1.0, ""))
-        rows.append(("step", factor, "b", 4, 0, False, 0.5, ""))
+        rows.append(("step", factor, "b", 4, 0, False, 0.001 * factor, ""))
+        rows.append(("step", factor, "d", 4, 0, False, 0.5, ""))
         rows.append(("scale", factor, "c", 0, 0, False, math.nan, "ValueError: nu > 1"))
     return pd.DataFrame(
         [(p, f, 0.05, s, n, d, det, meas, e) for p, f, s, n, d, det, meas, e in rows],
@@ -50,20 +52,22 @@ def test_the_power_table_gives_the_smallest_factor_detected():
     assert table.loc[("a", "step"), "smallest_factor"] == 5.0
     assert table.loc[("a", "step"), "largest_fraction"] == 0.75
     assert math.isnan(table.loc[("b", "step"), "smallest_factor"])
+    assert table.loc[("b", "step"), "acts"] and not table.loc[("d", "step"), "acts"]
     assert table.loc[("c", "scale"), "refused"] == "2;5;10;100"
 
 
 def test_the_power_markdown():
     power = synthetic_power().replace({"step": "pgd_step", "scale": "exp4p_exploration"})
-    text = power_markdown(power, ("a", "b", "c", "d"))
+    text = power_markdown(power, ("a", "b", "c", "d", "e"))
     lines = {line.split(" | ")[0]: line for line in text.splitlines() if line.startswith("| ")}
     header = lines["| check"].split(" | ")
     cells = {
-        name: dict(zip(header, lines[f"| {name}"].split(" | "), strict=True)) for name in "abcd"
+        name: dict(zip(header, lines[f"| {name}"].split(" | "), strict=True)) for name in "abcde"
     }
     assert cells["a"]["pgd_step"] == "5" and cells["b"]["pgd_step"] == "> 100"
     assert cells["c"]["exp4p_exploration"] == "raised"
-    assert cells["d"]["pgd_step"] == "—" and cells["a"]["exp4p_exploration"] == "—"
+    assert cells["d"]["pgd_step"] == "—"  # the same quantity at every factor
+    assert cells["e"]["pgd_step"] == "—" and cells["a"]["exp4p_exploration"] == "—"
     assert "fpl_perturbation: SparringFPL's perturbations f times" in text
 
 

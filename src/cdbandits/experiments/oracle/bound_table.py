@@ -65,6 +65,9 @@ DETECTION_COLUMNS = ("statement", "variant", "seeds", "detections", "detected", 
 #: The prefix of the detection's sweeps in the bound table.
 DETECTION_SWEEP = "detection/"
 
+#: The ceiling of the Section 5 sweep's rows (its runs record no ground-truth ceiling).
+ONLINE_CEILING = "T (a regret is at most 1 a round; the Section 5 sweep records no true ceiling)"
+
 
 def _select(rows: pd.DataFrame, selection: tuple[tuple[str, str], ...]) -> pd.DataFrame:
     for column, value in selection:
@@ -365,6 +368,8 @@ def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
                     f"SparringEXP4.P regret (rd1) <= its explicit bound, setting {setting} "
                     "(Section 5 sweep)"
                 ),
+                "ceiling": ONLINE_CEILING,
+                "informative_sweeps": "online" if count else "",
                 "parameter": "horizon",
                 "values": ";".join(f"{v:g}" for v in sorted(part["horizon"].unique())),
                 "settings": len(part),

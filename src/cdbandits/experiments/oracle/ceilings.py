@@ -72,7 +72,7 @@ def declared_constants(estimator: str, n_actions: int) -> tuple[float, float]:
     ``importance_weighted`` (pairs uniform over the ``K^2`` ordered pairs,
     ``Phat = K^2 r``): ``L = V = K^2``; ``skew_symmetrised`` (uniform over the ``K(K-1)``
     pairs of distinct actions, ``Phat(a, b) = -Phat(b, a) = (K(K-1)/2) r``):
-    ``L = V = K(K-1)/2`` (SPEC section 5).
+    ``L = V = K(K-1)/2`` (Section 6 and Appendix D of the paper).
 
     Raises
     ------

@@ -17,8 +17,9 @@ statement none of whose informative parts ran for a variant does not apply to it
 solvers' checks, for instance, hold on any game within the range its estimator declares,
 which the library enforces, so the estimator's variants do not run them). Each variant ends with a
 :data:`STATUSES` entry: detected, refused (the library raised before any check),
-harmless here (every bound met and every measured quantity within a factor
-:data:`HARMLESS_FACTOR` of the control's on the same trials), or missed.
+harmless here (every bound met and no mean measured quantity above :data:`HARMLESS_FACTOR`
+times the control's on the same trials; for a variant of the regret measurement itself,
+none below ``1 / HARMLESS_FACTOR`` times it either), or missed.
 """
 
 from __future__ import annotations
@@ -310,16 +311,21 @@ def statement_cells(
     return cells, all_checks
 
 
-def _within(measured: float, control: float, scale: float) -> bool:
-    """Whether two means differ by at most :data:`HARMLESS_FACTOR` (or by rounding, relative
-    to the ceiling ``scale``, when both are about zero)."""
-    if abs(measured - control) <= 1e-6 * abs(scale):
+def _harmless(cell: Mapping[str, Any], component: str) -> bool:
+    """Whether a variant's mean measured quantity is at most :data:`HARMLESS_FACTOR` times
+    the control's (for a negative mean, at most 0), up to rounding relative to the ceiling;
+    for a variant of the measurement itself, also at least ``1 / HARMLESS_FACTOR`` times it
+    (a broken measurement may err on the side that hides a failure)."""
+    measured, control = cell["measured"], cell["control_measured"]
+    slack = 1e-6 * abs(cell["ceiling"])
+    if measured > control + (HARMLESS_FACTOR - 1.0) * abs(control) + slack:
+        return False
+    if component != "regret":
         return True
-    low, high = sorted((abs(measured), abs(control)))
-    return measured * control > 0 and high <= HARMLESS_FACTOR * low
+    return measured >= control - (1.0 - 1.0 / HARMLESS_FACTOR) * abs(control) - slack
 
 
-def variant_status(cells: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+def variant_status(cells: Sequence[Mapping[str, Any]], component: str) -> tuple[str, str]:
     """A variant's :data:`STATUSES` entry and its measured reason, from its matrix cells."""
     detected = [cell["statement"] for cell in cells if cell["detected"]]
     if detected:
@@ -330,19 +336,17 @@ def variant_status(cells: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
     applied = [cell for cell in cells if cell["applies"]]
     if not applied:
         return "missed", "no informative check runs its code"
-    ratios = []
     for cell in applied:
-        if not _within(cell["measured"], cell["control_measured"], cell["ceiling"]):
+        if not _harmless(cell, component):
             return "missed", (
                 f"meets every bound, but its mean {cell['statement']} quantity is "
                 f"{cell['measured']:.4g} against the correct code's {cell['control_measured']:.4g}"
             )
-        if cell["control_measured"] and cell["measured"] * cell["control_measured"] > 0:
-            ratios.append((cell["measured"] / cell["control_measured"], cell["statement"]))
-    worst = max(ratios, key=lambda pair: max(pair[0], 1 / pair[0]), default=(1.0, ""))
+    worst = max(applied, key=lambda cell: cell["measured"] - cell["control_measured"])
     return "harmless here", (
-        f"meets every bound; every measured quantity within {HARMLESS_FACTOR:g}x of the "
-        f"correct code's (largest ratio {worst[0]:.3g}" + (f", {worst[1]})" if worst[1] else ")")
+        f"meets every bound; no mean measured quantity above {HARMLESS_FACTOR:g}x the correct "
+        f"code's (closest: {worst['statement']}, {worst['measured']:.4g} against "
+        f"{worst['control_measured']:.4g})"
     )
 
 
@@ -459,7 +463,7 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
 
 
 def _status_row(variant: BrokenVariant, cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    status, reason = variant_status(cells)
+    status, reason = variant_status(cells, variant.component)
     return {
         "variant": variant.name,
         "component": variant.component,

@@ -48,8 +48,9 @@ def detection_markdown(result: DetectionResult) -> str:
     lines = [
         f"{status_counts(variants)}. A check detects a variant when its bound fails at more "
         "than delta of its informative trials (bound below the ground truth's ceiling); "
-        "`harmless here`: every bound met and every measured quantity within "
-        f"{HARMLESS_FACTOR:g}x of the correct code's on the same trials.",
+        "`harmless here`: every bound met and no mean measured quantity above "
+        f"{HARMLESS_FACTOR:g}x the correct code's on the same trials (for a broken regret "
+        f"measurement, none below 1/{HARMLESS_FACTOR:g} of it either).",
         "",
         "| variant | kind | status | measured reason |",
         "|---|---|---|---|",

@@ -180,8 +180,11 @@ def power_table(power: pd.DataFrame) -> pd.DataFrame:
     """Per statement and parameter, the smallest factor detected (NaN: none detected).
 
     Columns ``statement``, ``parameter``, ``smallest_factor``, ``largest_fraction`` (the
-    largest fraction of informative trials at which the bound failed), ``refused`` (a
-    factor at which the library raised).
+    largest fraction of informative trials at which the bound failed), ``acts`` (the mean
+    measured quantity differs between the factors run: false when the parameter changes
+    nothing the check measures, as ProjectedGD's step for Lemma eq. (f2), or the scale of
+    the estimates for the exact solver's output), ``refused`` (the factors at which the
+    library raised).
     """
     rows = []
     for (statement, parameter), part in power.groupby(["statement", "parameter"], sort=False):
@@ -195,15 +198,23 @@ def power_table(power: pd.DataFrame) -> pd.DataFrame:
                 "largest_fraction": (
                     float((ran["detections"] / ran["seeds"]).max()) if len(ran) else math.nan
                 ),
+                "acts": bool(len(detected) or _varies(ran["measured"])),
                 "refused": ";".join(f"{f:g}" for f in part.loc[part["error"] != "", "factor"]),
             }
         )
     return pd.DataFrame(rows)
 
 
+def _varies(values: pd.Series) -> bool:
+    """Whether the means differ by more than an LP solver's rounding."""
+    spread = float(values.max() - values.min()) if len(values) else 0.0
+    return spread > 1e-6 * max(1.0, float(values.abs().max()))
+
+
 def power_markdown(power: pd.DataFrame, statements: tuple[str, ...]) -> str:
     """The power table in Markdown: statements by parameters, each cell the smallest factor
-    detected (``> 100`` when none is; ``—`` where the parameter does not act on the check)."""
+    detected (``> 100`` when none is; ``—`` where the parameter changes nothing the check
+    measures)."""
     table = power_table(power)
     parameters = [d.parameter for d in DEGRADATIONS]
     largest = max(FACTORS)
@@ -212,8 +223,8 @@ def power_markdown(power: pd.DataFrame, statements: tuple[str, ...]) -> str:
         f"by {', '.join(f'{f:g}' for f in FACTORS)}, run at the detection's seeds on its "
         "two populations; a check detects a factor when its bound fails at more than delta "
         f"of its informative trials. `> {largest:g}`: no factor detected; `—`: the "
-        "parameter does not act on the check's informative trials; `raised`: the library "
-        "refused every factor run.",
+        "parameter changes nothing the check measures (not run on its parts, or the same "
+        "measured quantity at every factor); `raised`: the library refused every factor run.",
         "",
         "| check | " + " | ".join(parameters) + " |",
         "|" + "---|" * (len(parameters) + 1),
@@ -226,7 +237,9 @@ def power_markdown(power: pd.DataFrame, statements: tuple[str, ...]) -> str:
                 row.append("—")
                 continue
             found = cells.loc[(statement, parameter)]
-            if not math.isnan(found["smallest_factor"]):
+            if not found["acts"] and not found["refused"]:
+                row.append("—")
+            elif not math.isnan(found["smallest_factor"]):
                 row.append(f"{found['smallest_factor']:g}")
             elif math.isnan(found["largest_fraction"]) and found["refused"]:
                 row.append("raised")
