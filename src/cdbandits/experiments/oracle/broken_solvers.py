@@ -19,10 +19,9 @@ from ...contextual.duels import DuelLog, schedule_log
 from ...contextual.environments import StochasticEnvironment
 from ...contextual.oracle import OracleAnswer
 from ...contextual.policies import PolicyClass
-from ...contextual.regret import mixture_action_distributions
 from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import FixedExploration
-from ...oracle_methods.explore_exploit import exploit
+from ...oracle_methods.explore_exploit import action_cdf, draw_actions, exploit
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.ground_truth import MaxminSolution
 from ...oracle_methods.hull import PolicyMixture
@@ -230,12 +229,6 @@ def exploit_one_draw(
     (``a_t = b_t``) instead of drawing the two independently."""
     schedule_rng, first_rng, _ = rng.spawn(3)
     context_ids, duel_uniforms = environment.draw_schedule(n_rounds, schedule_rng)
-    distributions = mixture_action_distributions(
-        policy_class.actions(environment.contexts, mixture.policies),
-        mixture.weights,
-        environment.n_actions,
-    )
-    cumulative = np.cumsum(distributions, axis=1)[context_ids]
-    drawn = (first_rng.random(n_rounds)[:, None] >= cumulative).sum(axis=1)
-    actions = np.minimum(drawn, environment.n_actions - 1).astype(np.int64)
+    cumulative = action_cdf(environment, policy_class, mixture, context_ids)
+    actions = draw_actions(cumulative, first_rng.random(n_rounds))
     return schedule_log(environment.population, context_ids, duel_uniforms, actions, actions)
