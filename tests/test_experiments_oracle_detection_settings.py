@@ -13,9 +13,10 @@ from cdbandits.experiments.oracle.detection_settings import (
     last_iterate_rounds,
     linear_regret_horizon,
 )
-from cdbandits.oracle_methods.bounds import fpl_gap_bound
 from cdbandits.experiments.oracle.jobs import RegretSettings
+from cdbandits.oracle_methods.bounds import fpl_gap_bound
 from cdbandits.oracle_methods.theory import main_regret_bound
+
 
 @pytest.fixture(scope="module")
 def settings():

@@ -256,4 +256,3 @@ def sweep_settings(oracle: OracleSection, experiment: str) -> SweepSettings:
     settings = kind(**trials, **dict(sections[experiment]))
     environment = small.environment if experiment in SMALL_EXPERIMENTS else oracle.environment
     return SweepSettings(oracle.shards, environment, settings)
-

@@ -214,8 +214,8 @@ class SmallExploreFirstSection(ConfigModel):
     explore_rounds: Rounds = (3000,)
     """Numbers of exploration rounds m."""
     fpl_rounds: PositiveInt = 100
-    """SparringFPL's N (informative for main-eps only from about 10^5, see
-    config/bounds-full.yaml)."""
+    """SparringFPL's N (Theorem main-eps with SparringFPL is informative against the true
+    ceiling only at far larger budgets; the bound table gives the smallest)."""
     pgd_iterations: PositiveInt = 81
     """ProjectedGD's T_in = T_out."""
 
@@ -469,8 +469,7 @@ class OracleSection(ConfigModel):
     with the budgets (config/bounds-full.yaml)."""
     shard_resources: dict[Experiment, ShardResources] = {}
     """Per sweep, the resources of its shard jobs where they differ from shard_runtime and
-    2000 MB (config/bounds-full.yaml: the regret sweep's hours-long SparringFPL trials, whose
-    N policy ids take 16 bytes a round)."""
+    2000 MB (config/bounds-full.yaml: the regret sweep's longest horizon)."""
     theory_epsilons: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(min_length=1)] = (
         0.5,
         0.2,
