@@ -26,6 +26,7 @@ from cdbandits.experiments.oracle.detection import (
 )
 from cdbandits.experiments.oracle.detection_settings import DetectionSettings
 from cdbandits.experiments.oracle.detection_tables import detection_markdown, detection_metadata
+from cdbandits.experiments.oracle.environment import detection_environment
 from cdbandits.experiments.oracle.statements import STATEMENTS
 from cdbandits.experiments.oracle.tables import check_statement
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound
@@ -129,7 +130,7 @@ def test_a_last_iterate_sparring_fpl_is_caught_on_the_cyclic_population_only():
     failures = {}
     for name in ("solvers_fpl", "cyclic_solvers_fpl"):
         part = PART[name]
-        environment = settings.environment.build(part.population)
+        environment = detection_environment(settings.environment, part.population)
         for implementations in (CORRECT.implementations, variant.implementations):
             rows = pd.DataFrame(run_part(part, settings, environment, implementations, 0).rows)
             checks = check_statement(fpl, rows)
@@ -157,7 +158,7 @@ def test_the_solvers_checks_detect_their_variant_at_enough_seeds(
     config = {**TINY, "detection": {**TINY["detection"], "seeds": 12}}
     settings = DetectionSettings.from_config(config)
     part = PART[part_name]
-    environment = settings.environment.build(part.population)
+    environment = detection_environment(settings.environment, part.population)
     for implementation, expect_failures in ((CORRECT, False), (VARIANT[variant_name], True)):
         rows = pd.DataFrame(
             run_part(part, settings, environment, implementation.implementations, 0).rows
@@ -238,7 +239,7 @@ def test_a_reused_part_equals_a_fresh_run():
             "switching": dataclasses.replace(settings.sparring["switching"], horizons=(400,))
         },
     )
-    environment = settings.environment.build("switching")
+    environment = detection_environment(settings.environment, "switching")
     assert "pgd" not in sparring.uses
     control = pd.DataFrame(
         run_part(sparring, settings, environment, CORRECT.implementations, 0).rows
@@ -257,7 +258,7 @@ def test_the_fpl_variants_act_on_the_compiled_path(variant_name):
     # The detection runs SparringFPL's compiled path: each FPL variant must give there
     # exactly what it gives on the Python loop, and not what the correct one gives.
     settings = DetectionSettings.from_config(TINY)
-    environment = settings.environment.build("switching")
+    environment = detection_environment(settings.environment, "switching")
     scheme = CORRECT.implementations.scheme("skew_symmetrised", 2)
     _, game, oracle = environment.explore_game(scheme, 60, np.random.default_rng(3))
     variant = VARIANT[variant_name]

@@ -13,6 +13,7 @@ from cdbandits.experiments.oracle.detection_settings import (
     last_iterate_rounds,
     linear_regret_horizon,
 )
+from cdbandits.experiments.oracle.environment import detection_environment
 from cdbandits.experiments.oracle.jobs import RegretSettings
 from cdbandits.oracle_methods.bounds import fpl_gap_bound
 from cdbandits.oracle_methods.theory import main_regret_bound
@@ -111,6 +112,9 @@ def test_the_populations_and_their_classes():
     settings = DetectionSettings.from_config(TINY)
     environment = settings.environment
     assert environment.n_policies("switching") == 4 and environment.n_policies("cyclic") == 9
-    switching, cyclic = environment.build("switching"), environment.build("cyclic")
+    switching, cyclic = (
+        detection_environment(environment, "switching"),
+        detection_environment(environment, "cyclic"),
+    )
     assert (switching.n_actions, cyclic.n_actions) == (2, 3)
     assert switching.n_policies == 4 and cyclic.n_policies == 9

@@ -36,7 +36,7 @@ import pandas as pd
 from .bound_table import check_statement
 from .broken_variants import CORRECT, VARIANTS, BrokenVariant
 from .detection_settings import DetectionSettings
-from .environment import SweepEnvironment
+from .environment import SweepEnvironment, detection_environment
 from .experiments import explore_first_trial, regret_trial, solvers_trial
 from .jobs import ExperimentSettings
 from .statements import STATEMENTS, Statement
@@ -421,7 +421,7 @@ def detect_broken_variants(settings: DetectionSettings, seed: int) -> DetectionR
     DetectionResult
     """
     environments = {
-        population: settings.environment.build(population)
+        population: detection_environment(settings.environment, population)
         for population in settings.environment.POPULATIONS
     }
     control, _ = run_implementation(LIBRARY, settings, environments, seed, {}, CORRECT.name)

@@ -31,12 +31,13 @@ from ...oracle_methods.ground_truth import MaxminSolution, policy_game_matrix
 from ...oracle_methods.hull import PolicyMixture
 from ...oracle_methods.oracles import ExactOracle, PolicyOracle
 from ...randomness import named_generator
-from .settings import EnvironmentSettings
+from .settings import DetectionEnvironmentSettings, EnvironmentSettings
 
 __all__ = [
     "SweepEnvironment",
     "build_environment",
     "cyclic_population",
+    "detection_environment",
     "environment_of",
     "switching_population",
 ]
@@ -211,3 +212,12 @@ def _median_split_features(n_contexts: int, margin: float) -> NDArray[np.float64
     if not 0.0 < margin <= 1.0:
         raise ValueError(f"margin must be in (0, 1]; got {margin}")
     return ((np.arange(n_contexts) + 0.5) / n_contexts)[:, None]
+
+
+def detection_environment(
+    settings: DetectionEnvironmentSettings, population: str
+) -> SweepEnvironment:
+    """The detection's environment of ``population`` (``"switching"`` or ``"cyclic"``; the
+    same for every master seed)."""
+    make = {"switching": switching_population, "cyclic": cyclic_population}[population]
+    return environment_of(make(settings.n_contexts, settings.margin), settings.n_bins)

@@ -22,6 +22,7 @@ from .broken_solvers import broken_scheme, scaled_fpl, scaled_pgd
 from .broken_sparring import exploring_sparring
 from .detection import PARTS, part_tables, replaced_fields, run_implementation, statement_cells
 from .detection_settings import DetectionSettings
+from .environment import detection_environment
 from .jobs import RegretSettings
 from .trials import LIBRARY, Implementations
 
@@ -134,7 +135,7 @@ def measure_power(
         at each factor run.
     """
     environments = {
-        population: settings.environment.build(population)
+        population: detection_environment(settings.environment, population)
         for population in settings.environment.POPULATIONS
     }
     rows: list[dict[str, Any]] = []

@@ -29,7 +29,6 @@ from ..config_model import (
 
 if TYPE_CHECKING:
     from ...oracle_methods.exploration import FixedExploration
-    from .environment import SweepEnvironment
 
 __all__ = [
     "EXPERIMENTS",
@@ -304,13 +303,6 @@ class DetectionEnvironmentSettings(ConfigModel):
     def n_policies(self, population: str) -> int:
         """``|Pi| = d (n_bins - 1) K^2`` of the stump class on ``population``."""
         return self.n_features * (self.n_bins - 1) * self.POPULATIONS[population] ** 2
-
-    def build(self, population: str) -> SweepEnvironment:
-        """The environment of ``population`` (the same for every master seed)."""
-        from .environment import cyclic_population, environment_of, switching_population
-
-        make = {"switching": switching_population, "cyclic": cyclic_population}[population]
-        return environment_of(make(self.n_contexts, self.margin), self.n_bins)
 
 
 class _DetectionExploreFirst(ConfigModel):
