@@ -49,9 +49,7 @@ def _broken_episode(
     n_actions: int,
     win: NDArray[np.float64],
     context_ids: NDArray[np.int64],
-    duel_uniforms: NDArray[np.float64],
-    row_uniforms: NDArray[np.float64],
-    column_uniforms: NDArray[np.float64],
+    uniforms: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     uniform_expert: bool,
     p_min: float,
     confidence: float,
@@ -60,7 +58,11 @@ def _broken_episode(
     growths: NDArray[np.float64],
     bug: int,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """SparringEXP4.P's episode on a population's win probabilities with one bug."""
+    """SparringEXP4.P's episode on a population's win probabilities with one bug.
+
+    ``uniforms`` holds the duels', the row copy's and the column copy's uniform draws.
+    """
+    duel_uniforms, row_uniforms, column_uniforms = uniforms
     horizon = context_ids.size
     n_policies = actions.shape[1]
     first = np.empty(horizon, dtype=np.int64)
@@ -139,8 +141,9 @@ class BrokenSparring(SparringExp4P):
         row, column = self.row_, self.column_
         growths = np.array([row._growth, column._growth])
         first, second = _broken_episode(
-            self.policies.actions, self.policies.n_actions, win, context_ids, duel_uniforms,
-            first_uniforms, second_uniforms, self.uniform_expert, row.p_min_, row.confidence_,
+            self.policies.actions, self.policies.n_actions, win, context_ids,
+            (duel_uniforms, first_uniforms, second_uniforms), self.uniform_expert, row.p_min_,
+            row.confidence_,
             (row.log_weights_, row._weights, row.distribution_sums_),
             (column.log_weights_, column._weights, column.distribution_sums_), growths,
             BUGS[self.bug],
