@@ -57,15 +57,9 @@ def reproducible_outputs(directory: Path) -> set[Path]:
     }
 
 
-#: Tests that read the shared tiny workflow run: under pytest-xdist (``--dist loadgroup``)
-#: they all go to one worker, so the run is made once per test session.
-TINY_RUN_FIXTURES = {"tiny_run", "tiny_runs"}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if TINY_RUN_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("tiny-workflow-run"))
+#: The mark of the modules whose tests read the shared tiny workflow run: under pytest-xdist
+#: (``--dist loadgroup``) they all go to one worker, so the run is made once per session.
+TINY_RUN_GROUP = pytest.mark.xdist_group("tiny-workflow-run")
 
 
 @pytest.fixture(scope="session")

@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
+from conftest import REPO_ROOT, TINY_CONFIG, TINY_RUN_GROUP, reproducible_outputs, snakemake
 
 from cdbandits.workflow.provenance import config_sha256
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, TINY_RUN_GROUP]
 
 PROFILES = REPO_ROOT / "workflow" / "profiles"
 

@@ -25,12 +25,14 @@ from pathlib import Path
 import pytest
 import slurm_cluster
 import yaml
-from conftest import REPO_ROOT, SNAKEMAKE, TINY_CONFIG, reproducible_outputs
+from conftest import REPO_ROOT, SNAKEMAKE, TINY_CONFIG, TINY_RUN_GROUP, reproducible_outputs
 from packaging.version import Version
 from slurm_cluster import SlurmCluster, SlurmUnavailable, start_cluster
 from test_cluster import dry_run_jobs
 
 from cdbandits.workflow import slurm_preflight as preflight
+
+pytestmark = TINY_RUN_GROUP
 
 PROFILE = REPO_ROOT / "workflow" / "profiles" / "slurm"
 REQUIRE_SLURM = "CDBANDITS_REQUIRE_SLURM"

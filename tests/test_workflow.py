@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO_ROOT, TINY_CONFIG, reproducible_outputs, snakemake
+from conftest import REPO_ROOT, TINY_CONFIG, TINY_RUN_GROUP, reproducible_outputs, snakemake
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, TINY_RUN_GROUP]
 
 DEFAULT_CONFIG = str(REPO_ROOT / "config/config.yaml")
 NOTEBOOKS = sorted(path.stem for path in (REPO_ROOT / "notebooks").glob("*.ipynb"))
