@@ -128,10 +128,10 @@ class IntervalSettings(ConfigModel):
 class VerificationSettings(ConfigModel):
     """How many sampled matrices the cvxpy reference re-solves, and the accepted difference."""
 
-    verify_uniform: PositiveInt = 1000
+    verify_uniform: PositiveInt = 500
     """Sampled matrices per click model, drawn uniformly, re-solved with the cvxpy reference
     by the verification rule; at least 1, as the no-Condorcet stratum can be empty."""
-    verify_no_condorcet: NonNegativeInt = 1000
+    verify_no_condorcet: NonNegativeInt = 500
     """Further sampled matrices per click model, drawn uniformly among those without a
     Condorcet winner, whose von Neumann winner needs an LP (the batched solver's simplex or
     interior point path; at small K most sub-matrices have a Condorcet winner, which tests

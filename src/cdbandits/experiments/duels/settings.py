@@ -278,7 +278,7 @@ class DuelsSweep(ConfigModel):
     the contextual environments only."""
     horizon: Annotated[int, Field(ge=2)] = 100000
     """Rounds of every run, unless a horizon cap applies."""
-    seeds: Annotated[int, Field(ge=2)] = 20
+    seeds: Annotated[int, Field(ge=2)] = 10
     """Runs per (environment, algorithm), seed indices 0..seeds-1. All algorithms of a seed
     meet the same arms (subset environments) and environment uniforms."""
     shards: PositiveInt = 4

@@ -306,7 +306,7 @@ class EnvironmentSections(ConfigModel):
 class OnlineSweep(EnvironmentSections):
     """The sweep: every setting, seed index, horizon and algorithm, dealt to shards."""
 
-    seeds: Annotated[int, Field(ge=2)] = 30
+    seeds: Annotated[int, Field(ge=2)] = 15
     """Episodes per setting and horizon (seed indices 0..seeds-1). All algorithms of a
     (setting, seed, T) meet the same contexts and duel outcomes' uniforms."""
     delta: Probability = 0.05

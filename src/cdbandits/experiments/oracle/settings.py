@@ -453,7 +453,7 @@ class OracleSection(ConfigModel):
     least 1 - delta of the seeds."""
     seeds: Annotated[int, Field(ge=2)] = 100
     """Seeds per setting of every bound check (seed indices 0..seeds-1)."""
-    shards: PositiveInt = 4
+    shards: PositiveInt = 2
     """Jobs each sweep is split into (trial i goes to shard i mod shards); results do not
     depend on it."""
     shard_runtime: PositiveInt = 30
