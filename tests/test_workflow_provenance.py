@@ -18,6 +18,7 @@ from cdbandits.workflow.provenance import (
     git_state,
     installed_packages,
     machine_info,
+    run_time_markdown,
     utc_now,
     write_provenance,
 )
@@ -135,6 +136,21 @@ def test_written_record_holds_every_field(tmp_path):
     lock = (REPO_ROOT / "envs" / "requirements.lock").read_bytes()
     assert record["lock_sha256"] == hashlib.sha256(lock).hexdigest()
     assert record["git"]["commit"] == git(REPO_ROOT, "rev-parse", "HEAD")
+
+
+def test_run_time_states_the_minutes_between_start_and_end(tmp_path):
+    record = {
+        "started_at": "2026-01-01T10:00:00Z",
+        "finished_at": "2026-01-01T10:21:27Z",
+        "command": ["/some/venv/bin/snakemake", "--cores", "all"],
+        "machine": {"cpu_count": 2, "memory_bytes": 24 * 2**30},
+    }
+    text = run_time_markdown(record)
+    assert text.startswith("The run took 21.4 minutes (`snakemake --cores all`, ")
+    assert "on 2 CPUs, 24 GiB;" in text
+    path = tmp_path / "provenance.json"
+    written = write_provenance(path, CONFIG, utc_now(), repository=REPO_ROOT, command=["x"])
+    assert (tmp_path / "run_time.md").read_text() == run_time_markdown(written)
 
 
 def test_a_checkout_without_a_lock_records_none(tmp_path):

@@ -16,6 +16,9 @@ byte-identical between runs (they hold no times or host names; see
 * ``packages``: every installed distribution and its version, and ``lock_sha256`` of the
   pinned lock the environment was built from;
 * ``machine``: host name, operating system, CPU architecture and count, memory, Python.
+
+Beside it, ``results/run_time.md`` states the run's wall-clock time in one sentence
+(:func:`run_time_markdown`), for README.md's generated block.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
-from ..files import to_jsonable, write_json
+from ..files import to_jsonable, write_json, write_text
 
 __all__ = [
     "build_provenance",
@@ -43,6 +46,7 @@ __all__ = [
     "git_state",
     "installed_packages",
     "machine_info",
+    "run_time_markdown",
     "utc_now",
     "write_provenance",
 ]
@@ -223,6 +227,33 @@ def build_provenance(
     }
 
 
+def run_time_markdown(record: Mapping[str, Any]) -> str:
+    """One sentence on a provenance record's wall-clock time, command and machine.
+
+    Parameters
+    ----------
+    record : mapping
+        A record of :func:`build_provenance`.
+
+    Returns
+    -------
+    str
+        Markdown ending in a newline, e.g. ``"The run took 21.4 minutes (...) ..."``.
+    """
+    started = datetime.fromisoformat(record["started_at"])
+    finished = datetime.fromisoformat(record["finished_at"])
+    minutes = (finished - started).total_seconds() / 60
+    machine = record["machine"]
+    memory = machine.get("memory_bytes")
+    memory_text = f", {memory / 2**30:.0f} GiB" if memory else ""
+    command = " ".join([Path(record["command"][0]).name, *record["command"][1:]])
+    return (
+        f"The run took {minutes:.1f} minutes (`{command}`, from {record['started_at']} to "
+        f"{record['finished_at']}, on {machine['cpu_count']} CPUs{memory_text}; the commit "
+        f"and the config are in `results/provenance.json`).\n"
+    )
+
+
 def write_provenance(
     path: str | os.PathLike[str],
     config: Mapping[str, Any],
@@ -230,7 +261,8 @@ def write_provenance(
     repository: str | os.PathLike[str],
     command: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Write the provenance record of a run that is finishing now to ``path`` (JSON).
+    """Write the provenance record of a run that is finishing now to ``path`` (JSON), and
+    :func:`run_time_markdown` to ``run_time.md`` beside it.
 
     Parameters
     ----------
@@ -258,4 +290,5 @@ def write_provenance(
         command=sys.argv if command is None else command,
     )
     write_json(path, record)
+    write_text(Path(path).with_name("run_time.md"), run_time_markdown(record))
     return record
