@@ -17,6 +17,8 @@ limit:
 * :data:`MAX_RECORDS` comparison records held in memory: ``--max-records``;
 * :data:`MAX_RESAMPLES` resamples per method, and :data:`MAX_RESAMPLED_BYTES` for the
   resampled winners they keep;
+* :data:`SUPPORT_ENUMERATION_MAX_ITEMS` items for the identified weight intervals, which
+  enumerate the candidate supports;
 * :data:`MAX_WEIGHT` for a weight, a count of voters and a log's total weight: the largest
   integer a float64 holds exactly, so that the counts and the bootstrap's draws are exact.
 
@@ -42,6 +44,7 @@ __all__ = [
     "MAX_WEIGHT",
     "SECONDS_PER_CUBED_ITEM",
     "SECONDS_PER_SPARSE_ITEM",
+    "SUPPORT_ENUMERATION_MAX_ITEMS",
     "analysis_bytes",
     "analysis_seconds",
     "format_bytes",
@@ -101,6 +104,13 @@ SECONDS_PER_CUBED_ITEM = 2e-8
 #: per item (measured: the ATP log of 1990-2024, 3,679 items and 62,271 compared pairs, in
 #: about 9 seconds; warm-started resamples take less).
 SECONDS_PER_SPARSE_ITEM = 2.5e-3
+
+#: Items at most for the identified weight intervals
+#: (:mod:`cdbandits.comparisons.identified`): they test every one of the ``2**(K - 1)``
+#: subsets of odd size as the support, one linear program each, and keep the projections of
+#: the kept ones (2,048 candidates and a few CPU seconds at 12 items; each item more doubles
+#: both).
+SUPPORT_ENUMERATION_MAX_ITEMS = 12
 
 #: Runs estimated to take longer print the estimate first (and show progress).
 LONG_RUN_SECONDS = 10.0
