@@ -52,12 +52,12 @@ RPS_CORE = probability_matrix(
     5,
 )
 # Coverage truths: a cycle with unequal weights (0.4, 0.267, 0.333) and a dominated item;
-# a Condorcet winner whose closest pair is 0.55.
+# a Condorcet winner within the noise of its closest pair (0.52 at 100 comparisons).
 CYCLE_COVERAGE = probability_matrix(
     {(0, 1): 0.75, (1, 2): 0.8, (2, 0): 0.7, (0, 3): 0.7, (1, 3): 0.7, (2, 3): 0.7}, 4
 )
 CLOSE_CONDORCET = probability_matrix(
-    {(0, 1): 0.55, (0, 2): 0.6, (0, 3): 0.7, (1, 2): 0.6, (2, 3): 0.6, (1, 3): 0.4}, 4
+    {(0, 1): 0.52, (0, 2): 0.6, (0, 3): 0.7, (1, 2): 0.6, (2, 3): 0.6, (1, 3): 0.4}, 4
 )
 
 
@@ -181,41 +181,41 @@ def test_a_higher_confidence_keeps_more_supports_and_wider_intervals(draw, seed)
 
 
 def coverage(truth: np.ndarray, per_pair: int, logs: int) -> tuple[np.ndarray, int, int]:
-    """Per-item coverage counts, logs with a wrong label, logs with the support identified."""
+    """Per item the logs covering its weight; logs with every item covered and every label
+    right; logs with the support identified."""
     weights = von_neumann_winner(2.0 * truth - 1.0).weights
     support = tuple(int(i) for i in np.flatnonzero(weights > 1e-9))
     covered = np.zeros(truth.shape[0], dtype=np.int64)
-    wrong_label = identified_logs = 0
+    all_right = identified_logs = 0
     for log in range(logs):
         rng = np.random.default_rng([31, per_pair, log])
         result = identified_intervals(sampled_wins(truth, per_pair, rng), rng)
-        covered += (result.low - 1e-9 <= weights) & (weights <= result.high + 1e-9)
+        inside = (result.low - 1e-9 <= weights) & (weights <= result.high + 1e-9)
         labels = np.array(result.labels)
-        wrong_label += bool((((labels == "in") & (weights == 0)) | (labels == "out") & (weights > 0)).any())
+        wrong = ((labels == "in") & (weights == 0)) | ((labels == "out") & (weights > 0))
+        covered += inside
+        all_right += bool(inside.all() and not wrong.any())
         identified_logs += result.supports == (support,)
-    return covered, wrong_label, identified_logs
+    return covered, all_right, identified_logs
 
 
-@pytest.mark.parametrize(("truth", "per_pair"), [(CYCLE_COVERAGE, 100), (CLOSE_CONDORCET, 400)])
-def test_per_item_coverage_and_labels_hold_at_the_stated_confidence(truth, per_pair):
-    # 200 logs per truth at confidence 0.95. A construction with true coverage 0.95 falls
-    # below the threshold with probability at most 1e-3 per item (binomial quantile); the
-    # same for the logs with a wrong label against the rate 0.05 (the labels hold on the
-    # same event as the intervals).
-    logs, k = 200, truth.shape[0]
-    covered, wrong_label, identified_logs = coverage(truth, per_pair, logs)
-    least = binom.ppf(1e-3 / k, logs, 0.95)
-    most_wrong = binom.isf(1e-3, logs, 0.05)
-    assert (covered >= least).all(), (covered, least)
-    assert wrong_label <= most_wrong, (wrong_label, most_wrong)
-    # The cycle's support is identified in most logs at 100 comparisons per pair.
-    if truth is CYCLE_COVERAGE:
-        assert identified_logs >= 0.8 * logs
+@pytest.mark.parametrize(("truth", "per_pair"), [(CYCLE_COVERAGE, 100), (CLOSE_CONDORCET, 100)])
+def test_intervals_and_labels_hold_at_the_stated_confidence(truth, per_pair):
+    # 300 logs per truth at confidence 0.95. The intervals and the labels are all right on
+    # one event of probability about 0.95; a construction with exactly that probability
+    # falls below these thresholds with probability at most 1e-3 (binomial quantiles; per
+    # item 1e-3 / K).
+    logs, k = 300, truth.shape[0]
+    covered, all_right, identified_logs = coverage(truth, per_pair, logs)
+    assert (covered >= binom.ppf(1e-3 / k, logs, 0.95)).all(), covered
+    assert all_right >= binom.ppf(1e-3, logs, 0.95), all_right
+    if truth is CYCLE_COVERAGE:  # its support is identified in most logs at this size
+        assert identified_logs >= 0.8 * logs, identified_logs
 
 
 def test_the_support_is_identified_at_every_large_log():
-    covered, wrong_label, identified_logs = coverage(CYCLE_COVERAGE, 2000, 20)
-    assert identified_logs == 20 and wrong_label == 0
+    covered, all_right, identified_logs = coverage(CYCLE_COVERAGE, 2000, 20)
+    assert identified_logs == all_right == 20
 
 
 def _perturbed_solver(monkeypatch, stage: str, part: int, delta: float) -> None:
@@ -232,8 +232,11 @@ def _perturbed_solver(monkeypatch, stage: str, part: int, delta: float) -> None:
 
 @pytest.mark.parametrize(
     ("stage", "part", "message"),
-    [("distance", 0, "equalizer distance"), ("distance", 1, "equalizer distance"),
-     ("weight range", 1, "weight range")],
+    [
+        ("distance", 0, "equalizer distance"),
+        ("distance", 1, "equalizer distance"),
+        ("weight range", 1, "weight range"),
+    ],
 )
 def test_an_lp_answer_off_its_certificate_is_refused(monkeypatch, stage, part, message):
     wins = expected_wins(RPS_CORE, 400)

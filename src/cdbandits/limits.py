@@ -108,8 +108,8 @@ SECONDS_PER_SPARSE_ITEM = 2.5e-3
 #: Items at most for the identified weight intervals
 #: (:mod:`cdbandits.comparisons.identified`): they test every one of the ``2**(K - 1)``
 #: subsets of odd size as the support, one linear program each, and keep the projections of
-#: the kept ones (2,048 candidates and a few CPU seconds at 12 items; each item more doubles
-#: both).
+#: the kept ones (2,048 candidates at 12 items, about 10 CPU seconds when most are kept; each
+#: item more doubles both).
 SUPPORT_ENUMERATION_MAX_ITEMS = 12
 
 #: Runs estimated to take longer print the estimate first (and show progress).

@@ -1,4 +1,4 @@
-"""Weight intervals and in/out labels of the von Neumann winner at a support identified at stated confidence.
+"""Weight intervals and in/out labels of the von Neumann winner, from a support confidence set.
 
 The weight of an item in the von Neumann winner (vNW, maximal lottery) ``w*`` of the true
 skew matrix ``P`` is a piecewise-rational function of ``P``: smooth while the support ``S*``
@@ -15,8 +15,9 @@ the same way, give draws ``Delta_b = P*_b - P~`` of the noise ``P~ - P``.
 **Step 1: support test** (complementarity conditions as moment (in)equalities, Hsieh, Shi &
 Shum 2022). For every candidate support ``S`` (every subset of odd size: a unique vNW has an
 odd support) with column scales ``c_j`` (the standard error of ``(u^T P~)_j`` for the uniform
-lottery ``u`` on ``S``, from :func:`.near_optimal.entry_scales`) and studentised residuals
-``r_j(w; M) = (w^T M)_j / c_j``, the *equalizer distance* is one LP,
+lottery ``u`` on ``S``, from the entries' binomial standard errors, those of
+:func:`.near_optimal.entry_scales`) and studentised residuals ``r_j(w; M) = (w^T M)_j / c_j``,
+the *equalizer distance* is one LP,
 
     ``D_S = min { t : w lottery on S, |r_j(w; P~)| <= t (j in S), -r_j(w; P~) <= t (j not in S) }``,
 
@@ -81,7 +82,6 @@ from .counts import PairCounts
 
 __all__ = [
     "ASSUMPTIONS",
-    "LABELS",
     "LP_CERTIFICATE_TOL",
     "IdentifiedIntervals",
     "SupportTests",
@@ -89,15 +89,12 @@ __all__ = [
     "identified_intervals",
     "odd_subsets",
     "smoothed_skew",
-    "test_supports",
+    "support_tests",
 ]
 
 #: Largest accepted gap between an LP's certified dual bound and its feasible solution, and
 #: largest accepted constraint violation, relative to ``max(1, largest |entry|)`` of the LP.
 LP_CERTIFICATE_TOL = 1e-7
-
-#: The three labels, in the order "in", "out", "undecided".
-LABELS = ("in", "out", "undecided")
 
 #: What the intervals and labels rest on (stated with every result).
 ASSUMPTIONS = (
@@ -281,21 +278,20 @@ def _column_scales(
 
 
 def _residual_rows(
-    matrices: NDArray[np.float64], scales: NDArray[np.float64], subsets: NDArray[np.int64]
+    estimate: NDArray[np.float64], scales: NDArray[np.float64], subsets: NDArray[np.int64]
 ) -> NDArray[np.float64]:
-    """Rows ``a`` (..., M, K + s, s) with ``a @ w`` the residuals bounded by ``t``.
+    """Rows ``a`` (M, K + s, s) of ``P~`` with ``a @ w`` the residuals bounded by ``t``.
 
-    ``matrices`` (..., K, K): ``P~`` or a stack of noise draws. First ``+r_j`` for ``j`` in
-    ``S`` (in subset order), then ``-r_j`` for every ``j``: their largest entry is
-    ``T_S = max(max_{j in S} |r_j|, max_{j not in S} -r_j)``.
+    First ``+r_j`` for ``j`` in ``S`` (in subset order), then ``-r_j`` for every ``j``: the
+    largest of ``a @ w`` is ``max(max_{j in S} |r_j|, max_{j not in S} -r_j)``.
     """
-    residual = matrices[..., subsets, :] / scales[:, None, :]  # (..., M, s, K): w @ . = r
+    residual = estimate[subsets] / scales[:, None, :]  # (M, s, K): w @ residual = r
     index = np.broadcast_to(subsets[:, None, :], residual.shape[:-1] + subsets.shape[1:])
-    inside = np.take_along_axis(residual, index, axis=-1)  # (..., M, s, s)
+    inside = np.take_along_axis(residual, index, axis=-1)  # (M, s, s)
     return np.swapaxes(np.concatenate([inside, -residual], axis=-1), -1, -2)
 
 
-def test_supports(
+def support_tests(
     estimate: NDArray[np.float64],
     variances: NDArray[np.float64],
     noise: NDArray[np.float64],
@@ -538,7 +534,7 @@ def identified_intervals(
     critical_values: list[float] = []
     candidates = odd_subsets(k)
     for subsets in candidates.values():
-        tests = test_supports(estimate, variances, noise, subsets, float(confidence))
+        tests = support_tests(estimate, variances, noise, subsets, float(confidence))
         if not tests.kept.any():
             continue
         support_low, support_high = _weight_ranges(tests)
