@@ -14,6 +14,7 @@ from cdbandits.comparisons.identified import (
 )
 from cdbandits.comparisons.records import log_from_counts
 from cdbandits.limits import SUPPORT_ENUMERATION_MAX_ITEMS
+from cdbandits.paper_examples import clone_example_matrix
 from cdbandits.winners import CertificationError, von_neumann_winner
 
 
@@ -77,7 +78,7 @@ def test_smoothed_skew_adds_one_virtual_win_each_way():
 def test_condorcet_winner_by_a_wide_margin_is_in_alone():
     result = identified_intervals(expected_wins(CONDORCET, 500), np.random.default_rng(1))
     assert result.supports == ((0,),)
-    assert result.identified and not result.no_support_kept
+    assert result.identified
     assert result.labels == ("in", "out", "out", "out")
     np.testing.assert_allclose(result.low, [1, 0, 0, 0], atol=1e-9)
     np.testing.assert_allclose(result.high, [1, 0, 0, 0], atol=1e-9)
@@ -95,6 +96,18 @@ def test_rock_paper_scissors_core_is_in_and_its_intervals_shrink_with_the_data()
     # Widths shrink like n^(-1/2): 16 times the comparisons, a quarter of the width.
     ratio = widths[1] / widths[0]
     assert ((0.15 < ratio) & (ratio < 0.35)).all(), ratio
+
+
+def test_a_clone_leaves_both_of_its_supports_and_the_face_s_weights_open():
+    # The paper's clone example: a0 is an exact copy of a1 in the cycle a1 > a2 > a3 > a1,
+    # two dominated items. Every (w0, 1/3 - w0, 1/3, 1/3, 0, 0), 0 <= w0 <= 1/3, is a vNW.
+    q = (1.0 + clone_example_matrix(2)) / 2.0
+    result = identified_intervals(expected_wins(q, 400), np.random.default_rng(0))
+    assert result.supports == ((0, 2, 3), (1, 2, 3))
+    assert result.labels == ("undecided", "undecided", "in", "in", "out", "out")
+    assert (result.low[:2] == 0.0).all() and (result.high[:2] >= 1 / 3).all()
+    assert (result.low[2:4] < 1 / 3).all() and (result.high[2:4] > 1 / 3).all()
+    np.testing.assert_array_equal(result.high[4:], 0.0)
 
 
 def test_pair_counts_and_a_win_matrix_give_the_same_answer():
