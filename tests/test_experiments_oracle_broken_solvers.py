@@ -14,8 +14,8 @@ from cdbandits.experiments.oracle.broken_solvers import (
     scaled_fpl,
     scaled_pgd,
 )
+from cdbandits.experiments.oracle.budgets import scheme_of
 from cdbandits.experiments.oracle.environment import cyclic_population, environment_of
-from cdbandits.experiments.oracle.settings import scheme_of
 from cdbandits.oracle_methods.explore_exploit import exploit
 from cdbandits.oracle_methods.fpl import SparringFPL
 from cdbandits.oracle_methods.ground_truth import maxmin_strategy

@@ -1,5 +1,7 @@
-"""Smallest informative budgets: solved from the bounds' formulas, checked by hand and by the
-informative flag flipping at the threshold, against the ceilings the sweeps record."""
+"""Budgets solved from the formulas: Theorem main-regret's exploration rounds and the smallest
+horizon that leaves rounds to exploit, the stump bins of a class size, and the smallest
+informative budgets, checked by hand and by the informative flag flipping at the threshold,
+against the ceilings the sweeps record."""
 
 import math
 
@@ -11,14 +13,23 @@ from conftest import REPO_ROOT
 from test_experiments_oracle_experiments import TINY
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
+from cdbandits.experiments.config_model import ConfigError
 from cdbandits.experiments.oracle.bound_table import check_statement
-from cdbandits.experiments.oracle.budgets import smallest_informative_budget, smallest_integer
+from cdbandits.experiments.oracle.budgets import (
+    check_exploits,
+    exploration_rounds,
+    scheme_of,
+    smallest_exploiting_horizon,
+    smallest_informative_budget,
+    smallest_integer,
+    stump_bins,
+)
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import SeedTrial, solvers_trial
 from cdbandits.experiments.oracle.jobs import SweepSettings
 from cdbandits.experiments.oracle.statements import STATEMENTS, evaluate, is_informative
 from cdbandits.oracle_methods.bounds import deviation_bound, fpl_gap_bound, pgd_bound
-from cdbandits.oracle_methods.theory import main_regret_bound
+from cdbandits.oracle_methods.theory import explore_exploit_rounds, main_regret_bound
 
 STATEMENT = {statement.name: statement for statement in STATEMENTS}
 
@@ -29,6 +40,43 @@ def test_smallest_integer_of_a_monotone_predicate():
     assert smallest_integer(lambda n: n >= 7, start=5) == 7
     assert smallest_integer(lambda n: n >= 3, start=9) == 9
     assert smallest_integer(lambda n: False) is None
+
+
+def test_the_smallest_exploiting_horizon_is_the_first_that_leaves_rounds_to_exploit():
+    smallest = smallest_exploiting_horizon(216, 3, "importance_weighted", 0.05)
+    assert exploration_rounds(smallest, 216, 3, "importance_weighted", 0.05) < smallest
+    assert exploration_rounds(smallest - 1, 216, 3, "importance_weighted", 0.05) >= smallest - 1
+    # Theorem main-regret's m = (2 V ln(|Pi|^2 / (delta/3)))^(1/3) T^(2/3) < T needs
+    # T > 2 * 9 * ln(216^2 * 60) = 267.2.
+    assert 268 <= smallest <= 280
+
+
+@pytest.mark.parametrize(
+    ("estimator", "variance"), [("importance_weighted", 9.0), ("skew_symmetrised", 3.0)]
+)
+def test_exploration_rounds_use_the_estimators_variance_and_a_third_of_delta(estimator, variance):
+    assert scheme_of(estimator, 3).variance_bound == variance
+    for horizon in (300, 5000):
+        expected = explore_exploit_rounds(horizon, 216, 0.05 / 3, variance)
+        assert exploration_rounds(horizon, 216, 3, estimator, 0.05) == expected
+    with pytest.raises(ValueError, match="unknown estimator 'paper'"):
+        scheme_of("paper", 3)
+
+
+def test_a_horizon_without_rounds_to_exploit_is_rejected_with_the_smallest_that_has_them():
+    smallest = smallest_exploiting_horizon(216, 3, "importance_weighted", 0.05)
+    check_exploits((smallest, 10 * smallest), 3, 216, "importance_weighted", 0.05, "horizons")
+    with pytest.raises(ConfigError, match=rf"^horizons: T = {smallest - 1} .* is {smallest}$"):
+        check_exploits((smallest, smallest - 1), 3, 216, "importance_weighted", 0.05, "horizons")
+
+
+def test_stump_bins():
+    assert stump_bins(100, 4, 5) == 2
+    assert stump_bins(1_000_000, 4, 5) == 10_001
+    with pytest.raises(ValueError, match="a multiple of 100"):
+        stump_bins(150, 4, 5)
+    with pytest.raises(ValueError, match="a multiple of 100 .* got 0"):
+        stump_bins(0, 4, 5)
 
 
 def solver_rows(algorithm, budgets, bound):

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from informative_game import ENVIRONMENT
 
+from cdbandits.experiments.oracle.budgets import scheme_of
 from cdbandits.experiments.oracle.environment import build_environment
 from cdbandits.experiments.oracle.experiments import (
     LIBRARY,
@@ -18,7 +19,7 @@ from cdbandits.experiments.oracle.experiments import (
     sweep_trials,
 )
 from cdbandits.experiments.oracle.jobs import SweepSettings
-from cdbandits.experiments.oracle.settings import EXPERIMENTS, scheme_of
+from cdbandits.experiments.oracle.settings import EXPERIMENTS
 from cdbandits.experiments.oracle.tables import EXPERIMENT_KEYS, combine_experiment_shards
 from cdbandits.oracle_methods.exploration import FixedExploration
 from cdbandits.oracle_methods.pgd import ProjectedGD

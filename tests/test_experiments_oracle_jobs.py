@@ -7,7 +7,6 @@ from cdbandits.experiments.config_model import ConfigError
 from cdbandits.experiments.oracle.jobs import (
     ExploreFirstSettings,
     LearnedSettings,
-    RegretSettings,
     ScalingSettings,
     SmallSolversSettings,
     SummarySettings,
@@ -63,13 +62,3 @@ def test_a_job_checks_a_rule_across_keys_only_with_all_of_them():
     assert SummarySettings.from_config(config).n_actions == 10
     with pytest.raises(ConfigError, match="regret.horizons: T = 1000 leaves no round"):
         OracleSection.from_config(config, "oracle")
-
-
-def test_the_smallest_horizon_is_the_first_that_leaves_rounds_to_exploit():
-    regret = RegretSettings(delta=0.05, seeds=2, horizons=(1000,), fpl_rounds=10)
-    smallest = regret.smallest_horizon(216, 3)
-    assert regret.explore_rounds(smallest, 216, 3) < smallest
-    assert regret.explore_rounds(smallest - 1, 216, 3) >= smallest - 1
-    # Theorem main-regret's m = (2 V ln(|Pi|^2 / (delta/3)))^(1/3) T^(2/3) < T needs
-    # T > 2 * 9 * ln(216^2 * 60) = 267.2.
-    assert 268 <= smallest <= 280

@@ -6,11 +6,7 @@ import pytest
 from oracle_config import changed
 
 from cdbandits.experiments.config_model import ConfigError
-from cdbandits.experiments.oracle.settings import (
-    Estimator,
-    OracleSection,
-    stump_bins,
-)
+from cdbandits.experiments.oracle.settings import Estimator, OracleSection
 from cdbandits.oracle_methods.exploration import ESTIMATORS
 
 
@@ -39,10 +35,3 @@ def test_each_rule_names_its_key(path, value, message):
 
 def test_the_estimator_names_are_the_librarys():
     assert get_args(Estimator) == ESTIMATORS
-
-
-def test_stump_bins():
-    assert stump_bins(100, 4, 5) == 2
-    assert stump_bins(1_000_000, 4, 5) == 10_001
-    with pytest.raises(ValueError, match="a multiple of 100"):
-        stump_bins(150, 4, 5)

@@ -27,7 +27,7 @@ from ...oracle_methods.ground_truth import MaxminSolution
 from ...oracle_methods.hull import PolicyMixture
 from ...oracle_methods.oracles import PolicyOracle
 from ...oracle_methods.pgd import ProjectedGD
-from .settings import scheme_of
+from .budgets import scheme_of
 
 __all__ = [
     "EarlyStopPGD",

@@ -1,6 +1,13 @@
-"""The smallest budgets that make each statement's bound informative, from its formula.
+"""Budgets solved from the formulas of the paper's statements.
 
-A bound is informative when it is below its statement's ceiling (:mod:`.statements`). For
+Theorem main-regret's exploration rounds ``m`` for a horizon (:func:`exploration_rounds`,
+with the exploration scheme of an estimator name, :func:`scheme_of`), the smallest horizon
+that leaves rounds to exploit after them (:func:`smallest_exploiting_horizon`, a rule of
+the ``oracle`` section through :func:`check_exploits`), and the stump bins that give a
+class size (:func:`stump_bins`).
+
+The smallest budgets that make each statement's bound informative: a bound is informative
+when it is below its statement's ceiling (:mod:`.statements`). For
 a statement that no setting of a run made informative, :func:`smallest_informative_budget`
 solves the bound's formula (:mod:`cdbandits.oracle_methods.bounds`) for the smallest budget
 at which it drops below the ceiling, every other parameter as in the run (the sweep's
@@ -14,7 +21,7 @@ algorithms spend: oracle calls (each over the ``m`` contexts of the game) or rou
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -26,10 +33,32 @@ from ...oracle_methods.bounds import (
     main_eps_bound,
     pgd_bound,
 )
-from ...oracle_methods.theory import explore_exploit_rounds, main_regret_bound
+from ...oracle_methods.exploration import (
+    FixedExploration,
+    skew_symmetric_exploration,
+    uniform_exploration,
+)
+from ...oracle_methods.theory import (
+    Algorithm,
+    explore_exploit_rounds,
+    main_regret_bound,
+    statistics_delta,
+)
+from ..config_model import ConfigError
 from .statements import Statement, evaluate, is_informative
 
-__all__ = ["Budget", "smallest_informative_budget", "smallest_integer", "sparring_budget"]
+__all__ = [
+    "Budget",
+    "check_exploits",
+    "exploration_rounds",
+    "failure_share",
+    "scheme_of",
+    "smallest_exploiting_horizon",
+    "smallest_informative_budget",
+    "smallest_integer",
+    "sparring_budget",
+    "stump_bins",
+]
 
 #: The largest budget searched (beyond it a statement is reported as out of reach).
 LARGEST_BUDGET = 10**15
@@ -70,6 +99,68 @@ def smallest_integer(holds: Callable[[int], bool], start: int = 1) -> int | None
         middle = (low + high) // 2
         low, high = (low, middle) if holds(middle) else (middle, high)
     return high
+
+
+def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
+    """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
+    if estimator == "importance_weighted":
+        return uniform_exploration(n_actions)
+    if estimator == "skew_symmetrised":
+        return skew_symmetric_exploration(n_actions)
+    raise ValueError(f"unknown estimator {estimator!r}")
+
+
+def failure_share(delta: float) -> float:
+    """Theorem main-regret's ``delta`` split over eq. (f2), FPL and Hoeffding."""
+    return delta / 3.0
+
+
+def exploration_rounds(
+    horizon: int, n_policies: int, n_actions: int, estimator: str, delta: float
+) -> int:
+    """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
+    variance_bound = scheme_of(estimator, n_actions).variance_bound
+    return explore_exploit_rounds(horizon, n_policies, failure_share(delta), variance_bound)
+
+
+def smallest_exploiting_horizon(
+    n_policies: int, n_actions: int, estimator: str, delta: float
+) -> int:
+    """The smallest ``T`` whose :func:`exploration_rounds` leave a round to exploit."""
+    horizon = smallest_integer(
+        lambda t: exploration_rounds(t, n_policies, n_actions, estimator, delta) < t, start=2
+    )
+    if horizon is None:
+        raise ValueError(f"no horizon up to {LARGEST_BUDGET} leaves a round to exploit")
+    return horizon
+
+
+def check_exploits(
+    horizons: Sequence[int], k: int, n_policies: int, estimator: str, delta: float, key: str
+) -> None:
+    """Raise :class:`ConfigError` naming ``key`` if a horizon leaves no round to exploit after
+    Theorem main-regret's ``m`` (``K = k`` actions, ``n_policies`` policies)."""
+    for horizon in horizons:
+        m = exploration_rounds(horizon, n_policies, k, estimator, delta)
+        if m >= horizon:
+            smallest = smallest_exploiting_horizon(n_policies, k, estimator, delta)
+            raise ConfigError(
+                f"T = {horizon} leaves no round to exploit after Theorem main-regret's m = {m} "
+                f"exploration rounds (K = {k}, |Pi| = {n_policies}); the smallest horizon that "
+                f"does is {smallest}",
+                key,
+            )
+
+
+def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
+    """``n_bins`` with ``d (n_bins - 1) K^2 = class_size`` (which must be divisible)."""
+    per_threshold = n_features * n_actions**2
+    if class_size < per_threshold or class_size % per_threshold:
+        raise ValueError(
+            f"a stump class has d (n_bins - 1) K^2 policies, a multiple of {per_threshold} for "
+            f"d = {n_features}, K = {n_actions}; got {class_size}"
+        )
+    return class_size // per_threshold + 1
 
 
 def _below(bound: float, ceiling: float) -> bool:
@@ -132,11 +223,11 @@ def _explore_first(sweep: _Sweep, experiment: str) -> Budget | None:
     return None if m is None else Budget(experiment, f"m = {_count(m)}", f"{_count(m)} rounds", m)
 
 
-def _main_eps(algorithm: str) -> Callable[[_Sweep, str], Budget | None]:
+def _main_eps(algorithm: Algorithm) -> Callable[[_Sweep, str], Budget | None]:
     """Theorem main-eps: the (m, N) or (m, T_in = T_out) of least cost (oracle calls x m)."""
 
     def solve(sweep: _Sweep, experiment: str) -> Budget | None:
-        delta = sweep.delta / 2.0 if algorithm == "fpl" else sweep.delta
+        delta = statistics_delta(sweep.delta, algorithm)
 
         def deviation(m: int) -> float:
             return deviation_bound(m, sweep.n_policies, delta, sweep.bound, sweep.variance)
@@ -202,7 +293,7 @@ def _approx_proj(sweep: _Sweep, experiment: str) -> Budget | None:
 def _regret_parameters(sweep: _Sweep) -> tuple[int, float, float]:
     """``|Pi|``, ``K^2`` (``L = V`` of uniform exploration) and Theorem main-regret's share."""
     k = int(sweep.rows["n_actions"].iloc[0])
-    return sweep.n_policies, float(k * k), sweep.delta / 3.0
+    return sweep.n_policies, float(k * k), failure_share(sweep.delta)
 
 
 def _main_regret(exact: bool) -> Callable[[_Sweep, str], Budget | None]:

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from ...contextual.bounds import sparring_exp4p_regret_bound
 from ...oracle_methods.bounds import fpl_gap_bound
 from ...oracle_methods.theory import main_regret_bound
-from .budgets import smallest_integer
+from .budgets import failure_share, smallest_integer
 from .ceilings import declared_constants
 from .jobs import ExploreFirstSettings, RegretSettings, SmallExploreFirstSettings, SolversSettings
 from .settings import (
@@ -34,7 +34,6 @@ from .settings import (
     SKEW_ESTIMATOR,
     DetectionEnvironmentSettings,
     OracleSection,
-    failure_share,
 )
 
 __all__ = [

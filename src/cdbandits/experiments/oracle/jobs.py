@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..config_model import ConfigModel
+from .budgets import exploration_rounds, failure_share, stump_bins
 from .settings import (
     EXPERIMENTS,
     PAPER_ESTIMATOR,
@@ -25,10 +26,6 @@ from .settings import (
     EnvironmentSettings,
     Experiment,
     OracleSection,
-    exploration_rounds,
-    failure_share,
-    smallest_exploiting_horizon,
-    stump_bins,
 )
 
 __all__ = [
@@ -132,10 +129,6 @@ class RegretSettings:
     def explore_rounds(self, horizon: int, n_policies: int, n_actions: int) -> int:
         """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
         return exploration_rounds(horizon, n_policies, n_actions, self.estimator, self.delta)
-
-    def smallest_horizon(self, n_policies: int, n_actions: int) -> int:
-        """The smallest ``T`` whose :meth:`explore_rounds` leave a round to exploit."""
-        return smallest_exploiting_horizon(n_policies, n_actions, self.estimator, self.delta)
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,16 @@
 """The ``oracle`` config section: one typed model of every key, and the rules across keys.
 
 :class:`OracleSection` is the section (Sections 6-8 of the paper); the settings each of its
-jobs runs with are made from it in :mod:`.jobs`. Theorem main-regret's exploration rounds
-``m`` (:func:`exploration_rounds`) are part of a rule: every horizon must leave rounds to
-exploit. The solvers are imported only where that rule needs them, so the workflow parses
-its config without compiling anything.
+jobs runs with are made from it in :mod:`.jobs`. Two rules solve formulas of
+:mod:`.budgets`: every horizon must leave rounds to exploit after Theorem main-regret's
+exploration rounds ``m``, and every class size of the scaling must be a stump class. They
+import :mod:`.budgets` only when they run, so the workflow parses its config without
+importing the solvers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, get_args
+from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import Field
 
@@ -27,9 +27,6 @@ from ..config_model import (
     rule,
 )
 
-if TYPE_CHECKING:
-    from ...oracle_methods.exploration import FixedExploration
-
 __all__ = [
     "EXPERIMENTS",
     "PAPER_ESTIMATOR",
@@ -41,12 +38,6 @@ __all__ = [
     "Estimator",
     "OracleSection",
     "ScalingSection",
-    "check_exploits",
-    "exploration_rounds",
-    "failure_share",
-    "scheme_of",
-    "smallest_exploiting_horizon",
-    "stump_bins",
 ]
 
 #: The sharded sweeps, in the order of :mod:`cdbandits.experiments.oracle.experiments`. The
@@ -72,78 +63,6 @@ SKEW_ESTIMATOR: Estimator = "skew_symmetrised"
 
 Rounds = Annotated[tuple[PositiveInt, ...], Field(min_length=1)]
 Bins = Annotated[int, Field(ge=2)]
-
-
-def scheme_of(estimator: str, n_actions: int) -> FixedExploration:
-    """The uniform scheme of an estimator name of :data:`~.exploration.ESTIMATORS`."""
-    from ...oracle_methods.exploration import skew_symmetric_exploration, uniform_exploration
-
-    if estimator == "importance_weighted":
-        return uniform_exploration(n_actions)
-    if estimator == "skew_symmetrised":
-        return skew_symmetric_exploration(n_actions)
-    raise ValueError(f"unknown estimator {estimator!r}")
-
-
-def failure_share(delta: float) -> float:
-    """Theorem main-regret's ``delta`` split over eq. (f2), FPL and Hoeffding."""
-    return delta / 3.0
-
-
-def exploration_rounds(
-    horizon: int, n_policies: int, n_actions: int, estimator: str, delta: float
-) -> int:
-    """Theorem main-regret's ``m`` for ``horizon`` with the estimator's ``V`` for ``K``."""
-    from ...oracle_methods.theory import explore_exploit_rounds
-
-    variance_bound = scheme_of(estimator, n_actions).variance_bound
-    return explore_exploit_rounds(horizon, n_policies, failure_share(delta), variance_bound)
-
-
-def smallest_exploiting_horizon(
-    n_policies: int, n_actions: int, estimator: str, delta: float
-) -> int:
-    """The smallest ``T`` whose :func:`exploration_rounds` leave a round to exploit."""
-
-    def exploits(horizon: int) -> bool:
-        return exploration_rounds(horizon, n_policies, n_actions, estimator, delta) < horizon
-
-    high = 2
-    while not exploits(high):
-        high *= 2
-    low = high // 2  # exploits(high) and, unless low == 1, not exploits(low)
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (low, middle) if exploits(middle) else (middle, high)
-    return high
-
-
-def check_exploits(
-    horizons: Sequence[int], k: int, n_policies: int, estimator: str, delta: float, key: str
-) -> None:
-    """Raise :class:`ConfigError` naming ``key`` if a horizon leaves no round to exploit after
-    Theorem main-regret's ``m`` (``K = k`` actions, ``n_policies`` policies)."""
-    for horizon in horizons:
-        m = exploration_rounds(horizon, n_policies, k, estimator, delta)
-        if m >= horizon:
-            smallest = smallest_exploiting_horizon(n_policies, k, estimator, delta)
-            raise ConfigError(
-                f"T = {horizon} leaves no round to exploit after Theorem main-regret's m = {m} "
-                f"exploration rounds (K = {k}, |Pi| = {n_policies}); the smallest horizon that "
-                f"does is {smallest}",
-                key,
-            )
-
-
-def stump_bins(class_size: int, n_features: int, n_actions: int) -> int:
-    """``n_bins`` with ``d (n_bins - 1) K^2 = class_size`` (which must be divisible)."""
-    per_threshold = n_features * n_actions**2
-    if class_size < per_threshold or class_size % per_threshold:
-        raise ValueError(
-            f"a stump class has d (n_bins - 1) K^2 policies, a multiple of {per_threshold} for "
-            f"d = {n_features}, K = {n_actions}; got {class_size}"
-        )
-    return class_size // per_threshold + 1
 
 
 class EnvironmentSettings(ConfigModel):
@@ -423,6 +342,8 @@ class ScalingSection(ConfigModel):
 
     @rule("class_sizes", "n_features", "n_actions")
     def _class_sizes_are_stump_classes(self) -> None:
+        from .budgets import stump_bins
+
         for class_size in self.class_sizes:
             try:
                 stump_bins(class_size, self.n_features, self.n_actions)
@@ -482,6 +403,8 @@ class OracleSection(ConfigModel):
 
     @rule("delta", "regret", "environment")
     def _regret_horizons_exploit(self) -> None:
+        from .budgets import check_exploits
+
         environment, delta = self.environment, self.delta
         k, n_policies = environment.n_actions, environment.n_policies
         horizons, key = self.regret.horizons, "regret.horizons"
@@ -489,6 +412,8 @@ class OracleSection(ConfigModel):
 
     @rule("delta", "detection")
     def _detection_horizons_exploit(self) -> None:
+        from .budgets import check_exploits
+
         horizon = self.detection.main_regret_fpl.horizon
         n_policies = self.detection.environment.n_policies("switching")
         key = "detection.main_regret_fpl.horizon"

@@ -23,8 +23,8 @@ from ...oracle_methods.explore_exploit import exploit
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.ground_truth import MaxminSolution, maxmin_strategy
 from ...oracle_methods.pgd import ProjectedGD
+from .budgets import scheme_of
 from .jobs import ExperimentSettings, ExploreFirstSettings, RegretSettings
-from .settings import scheme_of
 
 __all__ = [
     "LIBRARY",
