@@ -1,9 +1,12 @@
-"""The runs of a shard (cdbandits.experiments.duels.experiments)."""
+"""The runs of the sweep, dealt to shards, and the runs of a shard
+(cdbandits.experiments.duels.experiments)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from duels_cases import SEED, sweep_config, tiny_environments, tiny_sweep
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cdbandits.contextual.regret import policy_matrix
 from cdbandits.experiments.duels.contextual import winner_record
@@ -11,11 +14,15 @@ from cdbandits.experiments.duels.environments import environment_instance
 from cdbandits.experiments.duels.experiments import (
     REGRET_COLUMNS,
     TIMING_COLUMNS,
+    Task,
+    horizon_for,
     run_checkpoints,
     run_duels_shard,
     run_task,
+    shard_tasks,
+    sweep_tasks,
 )
-from cdbandits.experiments.duels.settings import DuelsSweep, Task
+from cdbandits.experiments.duels.settings import DuelsSweep
 from cdbandits.experiments.duels.tables import combine_duels_shards
 from cdbandits.karmed import make_algorithm, regret_table, simulate
 from cdbandits.randomness import named_generator
@@ -32,6 +39,33 @@ def test_checkpoints_include_the_leaderboard_horizons_reached():
     assert {100, 300} <= set(run_checkpoints(sweep, 300))
     capped = run_checkpoints(sweep, 100)
     assert capped[-1] == 100 and 300 not in capped
+
+
+def test_horizon_caps_apply_from_their_number_of_arms_and_to_their_environments():
+    sweep = tiny_sweep(
+        horizon_caps=[
+            {"algorithms": ["rucb"], "min_arms": 4, "horizon": 300},
+            {"algorithms": ["rucb", "merge_dts"], "min_arms": 10, "horizon": 100},
+            {"algorithms": ["ccb"], "min_arms": 2, "horizon": 100, "environments": ["cycle"]},
+        ]
+    )
+    assert [horizon_for(sweep, "rucb", k) for k in (3, 9, 10)] == [300, 300, 100]
+    assert [horizon_for(sweep, "merge_dts", k) for k in (9, 136)] == [300, 100]
+    assert horizon_for(sweep, "self_sparring", 136) == 300
+    cycle, other = sweep.environment("cycle"), sweep.environments[1]
+    assert (horizon_for(sweep, "ccb", 4, cycle), horizon_for(sweep, "ccb", 4, other)) == (100, 300)
+
+
+@given(shards=st.integers(1, 7), seeds=st.integers(2, 5))
+def test_shards_partition_the_tasks(shards, seeds):
+    sweep = DuelsSweep.from_config(sweep_config(shards=shards, seeds=seeds))
+    dealt = [task for shard in range(shards) for task in shard_tasks(sweep, shard)]
+    assert sorted(dealt, key=repr) == sorted(sweep_tasks(sweep), key=repr)
+    assert len(set(dealt)) == len(dealt)
+    sizes = [len(shard_tasks(sweep, shard)) for shard in range(shards)]
+    assert max(sizes) - min(sizes) <= 1
+    with pytest.raises(ValueError, match=f"shard must be in 0..{shards - 1}"):
+        shard_tasks(sweep, shards)
 
 
 def test_a_run_matches_the_karmed_regret_of_the_same_seed():

@@ -1,16 +1,14 @@
-"""The duels section and the runs it makes (cdbandits.experiments.duels.settings)."""
+"""The duels section and its rules (cdbandits.experiments.duels.settings)."""
 
 import pytest
 from duels_cases import sweep_config, tiny_sweep
-from hypothesis import given
-from hypothesis import strategies as st
 
 from cdbandits.experiments.config_model import ConfigError
+from cdbandits.experiments.duels.experiments import algorithms_on, horizon_for, sweep_tasks
 from cdbandits.experiments.duels.settings import (
     ALGORITHMS,
     CONTEXTUAL_ALGORITHMS,
     DuelsSection,
-    DuelsSweep,
 )
 from cdbandits.experiments.online.settings import (
     AdversarialParameters,
@@ -46,11 +44,11 @@ def test_the_default_sweep_runs_every_algorithm_on_every_environment():
     }
     assert sweep.horizon_caps == ()
     for environment_ in contextual:
-        for algorithm in sweep.algorithms_on(environment_):
-            assert sweep.horizon_for(algorithm, 3, environment_) == 100_000
+        for algorithm in algorithms_on(sweep, environment_):
+            assert horizon_for(sweep, algorithm, 3, environment_) == 100_000
     runs = len(sweep.environments) * len(ALGORITHMS) + len(contextual) * len(CONTEXTUAL_ALGORITHMS)
-    assert len(sweep.tasks()) == runs * sweep.seeds
-    for task in sweep.tasks():
+    assert len(sweep_tasks(sweep)) == runs * sweep.seeds
+    for task in sweep_tasks(sweep):
         if task.algorithm in CONTEXTUAL_ALGORITHMS:
             assert sweep.environment(task.environment).contextual
 
@@ -115,30 +113,3 @@ def test_an_online_entry_takes_the_online_families_parameters():
     assert adversary.adversarial and not environment(ONLINE).adversarial
     assert adversary.online == AdversarialParameters(n_policies=100)
     assert environment(MATRIX).title == "a" and environment(MATRIX).online is None
-
-
-def test_horizon_caps_apply_from_their_number_of_arms_and_to_their_environments():
-    sweep = tiny_sweep(
-        horizon_caps=[
-            {"algorithms": ["rucb"], "min_arms": 4, "horizon": 300},
-            {"algorithms": ["rucb", "merge_dts"], "min_arms": 10, "horizon": 100},
-            {"algorithms": ["ccb"], "min_arms": 2, "horizon": 100, "environments": ["cycle"]},
-        ]
-    )
-    assert [sweep.horizon_for("rucb", k) for k in (3, 9, 10)] == [300, 300, 100]
-    assert [sweep.horizon_for("merge_dts", k) for k in (9, 136)] == [300, 100]
-    assert sweep.horizon_for("self_sparring", 136) == 300
-    cycle, other = sweep.environment("cycle"), sweep.environments[1]
-    assert (sweep.horizon_for("ccb", 4, cycle), sweep.horizon_for("ccb", 4, other)) == (100, 300)
-
-
-@given(shards=st.integers(1, 7), seeds=st.integers(2, 5))
-def test_shards_partition_the_tasks(shards, seeds):
-    sweep = DuelsSweep.from_config(sweep_config(shards=shards, seeds=seeds))
-    dealt = [task for shard in range(shards) for task in sweep.shard_tasks(shard)]
-    assert sorted(dealt, key=repr) == sorted(sweep.tasks(), key=repr)
-    assert len(set(dealt)) == len(dealt)
-    sizes = [len(sweep.shard_tasks(shard)) for shard in range(shards)]
-    assert max(sizes) - min(sizes) <= 1
-    with pytest.raises(ValueError, match=f"shard must be in 0..{shards - 1}"):
-        sweep.shard_tasks(shards)

@@ -11,13 +11,14 @@ workflow depends only on the code it runs):
 
 * :mod:`.settings`: the typed model of the ``duels`` config section
   (:class:`~.settings.DuelsSection`, one :class:`~.settings.DuelsEnvironment` per
-  environment) and the runs it makes;
+  environment);
 * :mod:`.environments`: the matrices built from the data files, their winners;
 * :mod:`.contextual`: the contextual environments (synthetic linear, the online family's
   populations), every algorithm on them;
 * :mod:`.adversarial`: the online family's adaptive adversary, played round by round and
   ranked by rd1 in hindsight;
-* :mod:`.experiments`: the runs of one shard (:func:`run_duels_shard`);
+* :mod:`.experiments`: the runs the section makes, dealt to shards, and the runs of one
+  shard (:func:`run_duels_shard`);
 * :mod:`.tables`: regret curves, the leaderboard with ties to the best, timings;
 * :mod:`.published`: each paper's reported result next to ours, with a verdict;
 * :mod:`.readme`: the section of RESULTS.md, which algorithm to use when;

@@ -1,8 +1,9 @@
 """What runs: one shard of the duels sweep, each run's exact regret at its checkpoints.
 
-A run (:class:`~cdbandits.experiments.duels.settings.Task`) plays one K-armed algorithm of
-:mod:`cdbandits.karmed` on one environment for ``sweep.horizon_for(algorithm, K,
-environment)`` rounds with the compiled engine (:func:`cdbandits.karmed.simulate`). All
+A run (:class:`Task`) plays one K-armed algorithm of
+:mod:`cdbandits.karmed` on one environment for :func:`horizon_for` rounds (the sweep's
+horizon, the environment's own, or the smallest horizon cap that applies) with the
+compiled engine (:func:`cdbandits.karmed.simulate`). All
 algorithms of one ``(environment, seed index)`` get the same arms
 (:func:`~.environments.subset_arms`) and the same generator
 ``duels/<environment>/<seed index>``, so they meet the same uniforms of the environment's
@@ -13,7 +14,8 @@ On a contextual environment (:mod:`.contextual`) every algorithm of the sweep pl
 with what it may use, and its regret (eq. rd1, against the exact contextual von Neumann
 winner of the policy class) fills the same columns; the wall time is that of the whole
 episode. On the adaptive adversary (:mod:`.adversarial`) every algorithm plays round by
-round, and only rd1 in hindsight is defined.
+round, and only rd1 in hindsight is defined. The runs are dealt to the shard jobs round
+robin (:func:`shard_tasks`), so that every job costs about the same.
 
 At every checkpoint (about ``sweep.checkpoints`` log-spaced rounds plus the leaderboard
 horizons) the regret of the run is exact, a function of its arm counts
@@ -28,6 +30,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,15 +44,20 @@ from ...randomness import named_generator
 from .adversarial import AdversarialInstance, adversarial_log, adversarial_regret
 from .contextual import ContextualInstance, contextual_log, contextual_regret
 from .environments import PreferenceEnvironment, environment_instance, subset_arms
-from .settings import DuelsSweep, Task
+from .settings import CONTEXTUAL_ALGORITHMS, DuelsEnvironment, DuelsSweep
 
 __all__ = [
     "METRICS",
     "REGRET_COLUMNS",
     "TIMING_COLUMNS",
+    "Task",
+    "algorithms_on",
+    "horizon_for",
     "run_checkpoints",
     "run_duels_shard",
     "run_task",
+    "shard_tasks",
+    "sweep_tasks",
 ]
 
 logger = logging.getLogger(__name__)
@@ -80,6 +88,58 @@ TIMING_COLUMNS: tuple[str, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Task:
+    """One run of the sweep: an algorithm on an environment with one seed index."""
+
+    environment: str
+    algorithm: str
+    seed_index: int
+
+
+def horizon_for(
+    sweep: DuelsSweep, algorithm: str, n_arms: int, environment: DuelsEnvironment | None = None
+) -> int:
+    """Rounds ``algorithm`` plays on ``n_arms`` arms (of ``environment``): the smallest
+    applicable cap or environment horizon."""
+    own = environment.horizon if environment is not None else None
+    name = environment.name if environment is not None else None
+    return min(
+        [sweep.horizon if own is None else own]
+        + [
+            cap.horizon
+            for cap in sweep.horizon_caps
+            if algorithm in cap.algorithms
+            and n_arms >= cap.min_arms
+            and (not cap.environments or name in cap.environments)
+        ]
+    )
+
+
+def algorithms_on(sweep: DuelsSweep, environment: DuelsEnvironment) -> tuple[str, ...]:
+    """The algorithms run on ``environment``: the contextual ones on a contextual one only."""
+    if environment.contextual:
+        return sweep.algorithms
+    return tuple(a for a in sweep.algorithms if a not in CONTEXTUAL_ALGORITHMS)
+
+
+def sweep_tasks(sweep: DuelsSweep) -> tuple[Task, ...]:
+    """Every run, ordered by environment, algorithm and seed."""
+    return tuple(
+        Task(environment.name, algorithm, seed_index)
+        for environment in sweep.environments
+        for algorithm in algorithms_on(sweep, environment)
+        for seed_index in range(sweep.seeds)
+    )
+
+
+def shard_tasks(sweep: DuelsSweep, shard: int) -> tuple[Task, ...]:
+    """The runs of job ``shard``: every ``shards``-th task, so all jobs cost about alike."""
+    if not 0 <= shard < sweep.shards:
+        raise ValueError(f"shard must be in 0..{sweep.shards - 1}; got {shard}")
+    return sweep_tasks(sweep)[shard :: sweep.shards]
+
+
 def run_checkpoints(sweep: DuelsSweep, horizon: int) -> NDArray[np.int64]:
     """Log-spaced rounds up to ``horizon`` and the leaderboard horizons it reaches."""
     reached = [h for h in sweep.leaderboard_horizons if h <= horizon]
@@ -92,7 +152,7 @@ def _run_contextual(
     settings = sweep.environment(task.environment)
     adversarial = isinstance(instance, AdversarialInstance)
     n_arms = instance.n_actions if adversarial else instance.population.n_actions
-    horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
+    horizon = horizon_for(sweep, task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     started = time.perf_counter()
     if adversarial:
@@ -127,7 +187,7 @@ def run_task(
     arms = subset_arms(settings, matrix.shape[0], seed, task.seed_index)
     played = matrix[np.ix_(arms, arms)]
     n_arms = int(arms.size)
-    horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
+    horizon = horizon_for(sweep, task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     result = simulate(
         make_algorithm(task.algorithm),
@@ -173,13 +233,13 @@ def run_duels_shard(
     winners = winners or {}
     needed = {
         task.environment
-        for task in sweep.tasks()
+        for task in sweep_tasks(sweep)
         if not sweep.environment(task.environment).contextual
     }
     missing = sorted(needed - set(environments))
     if missing:
         raise ValueError(f"the matrices of the environments {missing} were not given")
-    tasks = sweep.shard_tasks(shard)
+    tasks = shard_tasks(sweep, shard)
     instances: dict[str, ContextualInstance | AdversarialInstance | None] = {}
     regrets, timings = [], []
     for number, task in enumerate(tasks, start=1):

@@ -1,4 +1,4 @@
-"""The ``duels`` config section: one typed model of every key, and the runs it makes.
+"""The ``duels`` config section: one typed model of every key, and the rules across keys.
 
 An environment (:class:`DuelsEnvironment`) is built by one of five recipes (its ``kind``,
 described in its docstring, which is also the description of the config's entries): a
@@ -7,12 +7,11 @@ or an environment of the online family. :class:`DuelsSweep` is the section witho
 jobs' runtime: the environments, the algorithms (:data:`ALGORITHMS`, and
 :data:`CONTEXTUAL_ALGORITHMS` on the contextual environments only), horizon, seeds,
 shards, the leaderboard's horizons and optional horizon caps that shorten chosen
-algorithms' runs at large ``K``; it deals the runs (:class:`Task`) to shards.
+algorithms' runs at large ``K`` (the runs it makes are in :mod:`.experiments`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, Literal, get_args
 
@@ -40,7 +39,6 @@ __all__ = [
     "DuelsSection",
     "DuelsSweep",
     "HorizonCap",
-    "Task",
 ]
 
 #: The K-armed algorithms of :mod:`cdbandits.karmed` (its ``ALGORITHMS`` keys, in its order).
@@ -200,23 +198,6 @@ class HorizonCap(ConfigModel):
     environments: tuple[str, ...] = ()
     """Names of duels.environments the cap applies to (every environment when empty)."""
 
-    def applies(self, algorithm: str, n_arms: int, environment: str | None) -> bool:
-        """Whether the cap shortens ``algorithm`` on ``n_arms`` arms of ``environment``."""
-        return (
-            algorithm in self.algorithms
-            and n_arms >= self.min_arms
-            and (not self.environments or environment in self.environments)
-        )
-
-
-@dataclass(frozen=True)
-class Task:
-    """One run of the sweep: an algorithm on an environment with one seed index."""
-
-    environment: str
-    algorithm: str
-    seed_index: int
-
 
 def _mslr(name: str, arms: int | None = None) -> dict[str, Any]:
     size = f"{arms} random rankers" if arms else "all 136 rankers"
@@ -334,39 +315,6 @@ class DuelsSweep(ConfigModel):
         raise KeyError(
             f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
         )
-
-    def horizon_for(
-        self, algorithm: str, n_arms: int, environment: DuelsEnvironment | None = None
-    ) -> int:
-        """Rounds ``algorithm`` plays on ``n_arms`` arms (of ``environment``): the smallest
-        applicable cap or environment horizon."""
-        own = environment.horizon if environment is not None else None
-        name = environment.name if environment is not None else None
-        return min(
-            [self.horizon if own is None else own]
-            + [cap.horizon for cap in self.horizon_caps if cap.applies(algorithm, n_arms, name)]
-        )
-
-    def algorithms_on(self, environment: DuelsEnvironment) -> tuple[str, ...]:
-        """The algorithms run on ``environment``: the contextual ones on a contextual one only."""
-        if environment.contextual:
-            return self.algorithms
-        return tuple(a for a in self.algorithms if a not in CONTEXTUAL_ALGORITHMS)
-
-    def tasks(self) -> tuple[Task, ...]:
-        """Every run, ordered by environment, algorithm and seed."""
-        return tuple(
-            Task(environment.name, algorithm, seed_index)
-            for environment in self.environments
-            for algorithm in self.algorithms_on(environment)
-            for seed_index in range(self.seeds)
-        )
-
-    def shard_tasks(self, shard: int) -> tuple[Task, ...]:
-        """The runs of job ``shard``: every ``shards``-th task, so all jobs cost about alike."""
-        if not 0 <= shard < self.shards:
-            raise ValueError(f"shard must be in 0..{self.shards - 1}; got {shard}")
-        return self.tasks()[shard :: self.shards]
 
 
 class DuelsSection(DuelsSweep):
