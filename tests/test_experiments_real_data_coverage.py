@@ -8,6 +8,7 @@ from cdbandits.experiments.real_data.coverage import (
     coverage_case,
     coverage_shard,
     merge_case_shards,
+    shard_replications,
 )
 from cdbandits.experiments.real_data.settings import CoverageSettings, ExampleSettings
 
@@ -27,6 +28,13 @@ def test_the_case_truth_is_a_skew_matrix_of_the_log_size():
     np.testing.assert_allclose(case.matrix, -case.matrix.T)
     assert case.comparisons_per_pair == 10 and case.k == 3
     assert case.to_dict()["items"] == 3
+
+
+def test_shard_replications_add_up():
+    settings = CoverageSettings(replications=11, shards=3, confidence=0.95, seed=1)
+    assert [shard_replications(settings, s) for s in range(3)] == [4, 4, 3]
+    with pytest.raises(ValueError, match="shard 3"):
+        shard_replications(settings, 3)
 
 
 def test_shards_add_up_to_the_replications(tmp_path):

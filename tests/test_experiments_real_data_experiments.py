@@ -6,6 +6,7 @@ from cdbandits.experiments.real_data.experiments import (
     matrix_samples,
     matrix_summary,
     pool_counts,
+    sampled_sizes,
     subset_counts,
 )
 from cdbandits.experiments.real_data.settings import SubsetSettings
@@ -45,6 +46,12 @@ def test_every_sub_matrix_of_a_transitive_matrix_has_a_condorcet_winner():
     for counts in series.point.per_k.values():
         assert counts.condorcet == counts.matrices
         assert counts.support_size == {1: counts.matrices}
+
+
+def test_sizes_keep_those_a_matrix_reaches():
+    subsets = SubsetSettings(confidence=0.95, interval="wilson", seed=1)
+    assert sampled_sizes(subsets, 7) == (2, 3, 4, 5, 6)
+    assert sampled_sizes(subsets.model_copy(update={"ks": None}), 7) is None
 
 
 def test_a_series_splits_its_samples_among_its_matrices():

@@ -9,24 +9,41 @@ from conftest import REPO_ROOT
 from cdbandits.experiments.config_model import ConfigError
 from cdbandits.experiments.real_data.settings import (
     ATP_SEASONS,
+    ContextSettings,
     CoverageSettings,
+    ExampleSettings,
     RealDataSection,
+    SourceSettings,
     SubsetSettings,
+    TrecComparisonSettings,
 )
 
 DEFAULT = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["real_data"]
 
 
-def test_each_job_gets_its_sections_keys_with_the_shared_ones():
-    settings = RealDataSection.from_config(DEFAULT).job_settings(seed=3)
-    assert settings["sources"].atp_periods["2010s"] == (2010, 2019)
-    assert settings["subsets"].seed == settings["contexts"].seed == settings["examples"].seed == 3
-    assert settings["subsets"].interval == "clopper-pearson"
-    assert settings["coverage"].confidence == settings["trec_dl"].confidence == 0.95
-    # a job rebuilds its settings from the keys the workflow passes it
-    passed = {**DEFAULT["subsets"], "confidence": 0.95, "interval": "clopper-pearson", "seed": 3}
-    assert SubsetSettings.from_config(passed) == settings["subsets"]
-    assert set(RealDataSection.from_config(DEFAULT).atp_seasons()) <= set(ATP_SEASONS)
+def test_each_job_rebuilds_its_sections_keys_with_the_shared_ones():
+    # the keys the workflow passes each job (workflow/rules/real_data_common.smk)
+    section = RealDataSection.from_config(DEFAULT)
+    shared = {"confidence": 0.95, "seed": 3}
+    jobs = {
+        "subsets": (SubsetSettings, {**shared, "interval": "clopper-pearson"}),
+        "contexts": (ContextSettings, shared),
+        "trec_dl": (TrecComparisonSettings, shared),
+        "coverage": (CoverageSettings, shared),
+        "examples": (ExampleSettings, {"seed": 3}),
+    }
+    for name, (settings, added) in jobs.items():
+        parsed = settings.from_config({**DEFAULT[name], **added})
+        assert parsed.model_dump(exclude=set(added)) == getattr(section, name).model_dump()
+        assert {key: getattr(parsed, key) for key in added} == added
+    assert (
+        SourceSettings.from_config(
+            {key: DEFAULT[key] for key in SourceSettings.model_fields}
+        ).atp_periods
+        == section.atp_periods
+    )
+    seasons = {s for name in section.atp_periods for s in section.period_seasons(name)}
+    assert seasons <= set(ATP_SEASONS)
 
 
 @pytest.mark.parametrize(
@@ -49,16 +66,3 @@ def test_each_rule_names_its_key(change, message):
     change(section)
     with pytest.raises(ConfigError, match=f"^real_data.{message}"):
         RealDataSection.from_config(section, "real_data")
-
-
-def test_sizes_keep_those_a_matrix_reaches():
-    settings = SubsetSettings(confidence=0.95, interval="wilson", seed=1)
-    assert settings.sizes(7) == (2, 3, 4, 5, 6)
-    assert settings.model_copy(update={"ks": None}).sizes(7) is None
-
-
-def test_shard_replications_add_up():
-    settings = CoverageSettings(replications=11, shards=3, confidence=0.95, seed=1)
-    assert [settings.shard_replications(s) for s in range(3)] == [4, 4, 3]
-    with pytest.raises(ValueError, match="shard 3"):
-        settings.shard_replications(3)

@@ -42,6 +42,7 @@ __all__ = [
     "coverage_shard",
     "coverage_summary",
     "merge_case_shards",
+    "shard_replications",
 ]
 
 
@@ -117,6 +118,14 @@ def coverage_case(name: str, log: ComparisonLog, description: str, seed: int) ->
     )
 
 
+def shard_replications(settings: CoverageSettings, shard: int) -> int:
+    """Replications of shard ``shard`` (the remainder goes to the first shards)."""
+    if not 0 <= shard < settings.shards:
+        raise ValueError(f"shard {shard} does not exist among {settings.shards} shards")
+    base, extra = divmod(settings.replications, settings.shards)
+    return base + (shard < extra)
+
+
 def coverage_shard(case: CoverageCase, settings: CoverageSettings, shard: int) -> pd.DataFrame:
     """The coverage table of one shard (its share of the replications)."""
     rng = named_generator(settings.seed, "real_data", "coverage", case.name, shard)
@@ -124,7 +133,7 @@ def coverage_shard(case: CoverageCase, settings: CoverageSettings, shard: int) -
         case.matrix,
         case.comparisons_per_pair,
         rng,
-        replications=settings.shard_replications(shard),
+        replications=shard_replications(settings, shard),
         resamples=settings.resamples,
         confidence=settings.confidence,
         tolerance=settings.tolerance,

@@ -53,6 +53,7 @@ __all__ = [
     "matrix_summary",
     "pool_counts",
     "run_dataset",
+    "sampled_sizes",
     "series_of",
     "subset_counts",
 ]
@@ -116,6 +117,11 @@ class SeriesCounts:
         )
 
 
+def sampled_sizes(settings: SubsetSettings, n_items: int) -> tuple[int, ...] | None:
+    """The sizes K sampled in a matrix of ``n_items`` items (None: every K)."""
+    return None if settings.ks is None else tuple(k for k in settings.ks if k <= n_items)
+
+
 def matrix_samples(series_size: int, settings: SubsetSettings) -> int:
     """Subsets per K of each matrix of a series of ``series_size`` matrices."""
     return max(1, -(-settings.samples_per_k // series_size))
@@ -127,7 +133,7 @@ def _matrix_counts(
     plan = SamplingPlan.build(
         f"real_data/{matrix.dataset}/{matrix.name}",
         matrix.k,
-        settings.sizes(matrix.k),
+        sampled_sizes(settings, matrix.k),
         samples,
         settings.seed,
     )
@@ -159,7 +165,7 @@ def subset_counts(matrices: Sequence[RealMatrix], settings: SubsetSettings) -> l
     draws: dict[str, list[list[AppendixCounts]]] = {}
     counted = []
     for matrix in matrices:
-        if matrix.k < 2 or settings.sizes(matrix.k) == ():
+        if matrix.k < 2 or sampled_sizes(settings, matrix.k) == ():
             logger.info("%s %s: %d item(s), no sub-matrix", matrix.dataset, matrix.name, matrix.k)
         else:
             counted.append(matrix)

@@ -5,7 +5,7 @@ top-level keys), the family-wide interval keys, and one sub-section per analysis
 reads the keys of one analysis with those it shares with the family (``confidence``,
 ``interval``) and the master ``seed``: :class:`SubsetSettings`, :class:`ContextSettings`,
 :class:`TrecComparisonSettings`, :class:`CoverageSettings` and :class:`ExampleSettings` are
-the analyses' sections with those keys added (:meth:`RealDataSection.job_settings`).
+the analyses' sections with those keys added.
 
 Nothing here imports the solvers: the workflow parses the settings at start-up.
 """
@@ -155,10 +155,6 @@ class SubsetSettings(SubsetsSection):
     interval: IntervalMethod
     seed: Seed
 
-    def sizes(self, n_items: int) -> tuple[int, ...] | None:
-        """The sizes K sampled in a matrix of ``n_items`` items (None: every K)."""
-        return None if self.ks is None else tuple(k for k in self.ks if k <= n_items)
-
 
 class ContextsSection(ConfigModel):
     """Does context matter? The gain of a per-context von Neumann winner over the best single
@@ -236,13 +232,6 @@ class CoverageSection(ConfigModel):
                 "(real_data.coverage.shards); give at least one replication per shard",
                 "replications",
             )
-
-    def shard_replications(self, shard: int) -> int:
-        """Replications of shard ``shard`` (the remainder goes to the first shards)."""
-        if not 0 <= shard < self.shards:
-            raise ValueError(f"shard {shard} does not exist among {self.shards} shards")
-        base, extra = divmod(self.replications, self.shards)
-        return base + (shard < extra)
 
 
 class CoverageSettings(CoverageSection):
@@ -326,24 +315,3 @@ class RealDataSection(SourceSettings):
                 f"{self.coverage.tolerance}",
                 "coverage.tolerance",
             )
-
-    def job_settings(self, seed: int) -> dict[str, ConfigModel]:
-        """The settings of each analysis's jobs (keyed by its sub-section), and ``sources``."""
-        shared = {"confidence": self.confidence, "seed": seed}
-        return {
-            "sources": SourceSettings(**{key: getattr(self, key) for key in _SOURCE_KEYS}),
-            "subsets": SubsetSettings(**dict(self.subsets), **shared, interval=self.interval),
-            "contexts": ContextSettings(**dict(self.contexts), **shared),
-            "trec_dl": TrecComparisonSettings(**dict(self.trec_dl), **shared),
-            "coverage": CoverageSettings(**dict(self.coverage), **shared),
-            "examples": ExampleSettings(**dict(self.examples), seed=seed),
-        }
-
-    def atp_seasons(self) -> tuple[int, ...]:
-        """Every season whose results file some job reads."""
-        seasons = {s for name in self.atp_periods for s in self.period_seasons(name)}
-        first, last = self.contexts.surface_seasons
-        return tuple(sorted(seasons | set(range(first, last + 1))))
-
-
-_SOURCE_KEYS = tuple(SourceSettings.model_fields)
