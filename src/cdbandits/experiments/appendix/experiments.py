@@ -47,10 +47,18 @@ def sampled_matrix(
 
     Returns
     -------
-    (P, plan) : the skew-form matrix and :meth:`SamplingSettings.plan` for its size.
+    (P, plan) : the skew-form matrix and the sampling plan of its size.
+
+    Raises
+    ------
+    ConfigError
+        If a size K of ``sampling`` exceeds the matrix's arms.
     """
     P = as_skew(load_matrix(path), "auto")
-    return P, sampling.plan(matrix_name, P.shape[0], seed)
+    n_arms = P.shape[0]
+    sampling.check_fits(n_arms, f"the matrix {matrix_name!r}")
+    plan = SamplingPlan.build(matrix_name, n_arms, sampling.ks, sampling.samples_per_k, seed)
+    return P, plan
 
 
 def run_shard(

@@ -6,14 +6,14 @@ keys, so changing another key does not rerun it): :class:`SamplingSettings`,
 :class:`VerificationSettings`; :class:`AppendixSection` adds the click models and their
 matrices, with the rules across keys. No size K may exceed the arms of a click model's
 matrix: :meth:`AppendixSection.check_matrix_arms` checks the sizes known when the workflow
-starts, :meth:`SamplingSettings.plan` the others when the matrix is read.
+starts, :func:`.experiments.sampled_matrix` the others when the matrix is read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
@@ -30,9 +30,6 @@ from ..config_model import (
     distinct,
     rule,
 )
-
-if TYPE_CHECKING:
-    from .sampling import SamplingPlan
 
 __all__ = [
     "MSLR_RANKERS",
@@ -85,13 +82,6 @@ class SamplingSettings(ConfigModel):
                 f"K = {', '.join(map(str, too_large))} exceeds the {n_arms} arms of {what}",
                 "appendix.ks",
             )
-
-    def plan(self, matrix_name: str, n_arms: int, seed: int) -> SamplingPlan:
-        """The sampling plan of the ``n_arms``-arm matrix called ``matrix_name``."""
-        from .sampling import SamplingPlan  # numba: not needed to parse the config
-
-        self.check_fits(n_arms, f"the matrix {matrix_name!r}")
-        return SamplingPlan.build(matrix_name, n_arms, self.ks, self.samples_per_k, seed)
 
 
 class CountingSettings(ConfigModel):
