@@ -22,7 +22,7 @@ from cdbandits.experiments.duels.adversarial import (
 from cdbandits.experiments.duels.contextual import build_contextual_instance
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS
 from cdbandits.experiments.duels.settings import DuelsEnvironment as Settings
-from cdbandits.experiments.online.experiments import build_instance
+from cdbandits.experiments.online.experiments import build_instance, online_settings
 from cdbandits.experiments.online.settings import OnlineSection
 from cdbandits.karmed import ALGORITHMS as KARMED_ALGORITHMS
 from cdbandits.karmed import make_algorithm as make_karmed
@@ -46,7 +46,7 @@ def instance():
 def test_the_instance_is_the_online_sweeps_adversarial_setting(instance):
     # the online sweep's setting of the same parameters: same contexts and policy class
     section = OnlineSection.from_config({"adversarial": PARAMETERS | {"horizons": [100]}})
-    (setting,) = [s for s in section.settings if s.environment == "adversarial"]
+    (setting,) = [s for s in online_settings(section) if s.environment == "adversarial"]
     online = build_instance(setting, 7)
     np.testing.assert_array_equal(instance.contexts, online.environment.contexts)
     np.testing.assert_array_equal(instance.table.actions, online.table.actions)

@@ -23,8 +23,7 @@ from cdbandits.experiments.duels.contextual import (
 )
 from cdbandits.experiments.duels.settings import ALGORITHMS, CONTEXTUAL_ALGORITHMS
 from cdbandits.experiments.duels.settings import DuelsEnvironment as Settings
-from cdbandits.experiments.online.experiments import build_instance
-from cdbandits.experiments.online.settings import OnlineSetting
+from cdbandits.experiments.online.experiments import OnlineSetting, build_instance
 from cdbandits.linear_duels import linear_environment
 from cdbandits.linear_duels.contextual import ArmScorePolicies
 

@@ -1,4 +1,4 @@
-"""The online sweep's instances and shards (cdbandits.experiments.online.experiments)."""
+"""The online sweep's settings, instances and shards (cdbandits.experiments.online.experiments)."""
 
 import numpy as np
 import pandas as pd
@@ -6,14 +6,57 @@ import pytest
 from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
 from per_query_file import write_per_query_file
 
-from cdbandits.experiments.online.experiments import build_instance, run_online_shard
-from cdbandits.experiments.online.settings import OnlineSection
+from cdbandits.experiments.online.experiments import (
+    build_instance,
+    online_settings,
+    run_online_shard,
+)
+from cdbandits.experiments.online.settings import (
+    AdversarialParameters,
+    MslrParameters,
+    OnlineSection,
+    SyntheticParameters,
+)
 from cdbandits.experiments.online.tables import combine_online_shards
 from cdbandits.letor import PerQueryMatrices
 
 
+def test_the_sections_make_the_settings():
+    settings = online_settings(OnlineSection.from_config(TINY))
+    assert [setting.name for setting in settings] == [
+        "synthetic_K3_N20",
+        "long_K3_N20",
+        "supervised_iris",
+        "adversarial_K3_N10",
+    ]
+    assert [s.environment for s in settings] == [
+        "synthetic",
+        "synthetic",
+        "supervised",
+        "adversarial",
+    ]
+    assert settings[1].parameters == SyntheticParameters(
+        n_actions=3, n_policies=20, n_features=2, n_contexts=15, intransitivity=0.8
+    )
+    assert settings[1].horizons == (400, 800)
+    assert (settings[0].last_decade_checkpoints, settings[1].last_decade_checkpoints) == (0, 5)
+    assert settings[3].parameters == AdversarialParameters(
+        n_actions=3, n_policies=10, n_features=2, n_contexts=5, margin=0.8
+    )
+    disabled = tiny_config(
+        long_horizon__horizons=[], supervised__dataset=None, mslr__matrices="per_query.npz"
+    )
+    settings = online_settings(OnlineSection.from_config(disabled))
+    assert [setting.name for setting in settings] == [
+        "synthetic_K3_N20",
+        "adversarial_K3_N10",
+        "mslr",
+    ]
+    assert settings[-1].parameters == MslrParameters(matrices="per_query.npz", n_bins=2)
+
+
 def test_long_and_synthetic_settings_share_their_instance():
-    synthetic, long = OnlineSection.from_config(TINY).settings[:2]
+    synthetic, long = online_settings(OnlineSection.from_config(TINY))[:2]
     first, second = build_instance(synthetic, SEED), build_instance(long, SEED)
     np.testing.assert_array_equal(first.population.matrices, second.population.matrices)
     np.testing.assert_array_equal(first.table.actions, second.table.actions)
@@ -60,7 +103,7 @@ def test_mslr_setting_runs_from_a_per_query_file(tmp_path):
     assert set(runs["setting"]) == {"mslr"}
     assert (runs["n_policies"] == 136 * 1 * 16).all() and (runs["n_contexts"] == 30).all()
     assert runs.loc[runs["algorithm"] == "sparring_exp4p", "epsilon"].notna().all()
-    instance = build_instance(sweep.settings[0], SEED)
+    instance = build_instance(online_settings(sweep)[0], SEED)
     np.testing.assert_array_equal(
         instance.population.matrices, PerQueryMatrices.load(path).matrices
     )

@@ -5,6 +5,7 @@ import pytest
 from matplotlib.collections import PolyCollection
 from online_tiny import SEED, tiny_config, tiny_sweep
 
+from cdbandits.experiments.online.experiments import online_settings
 from cdbandits.experiments.online.figures import (
     FIGURE_NAMES,
     online_figures,
@@ -119,6 +120,8 @@ def test_settings_are_read_in_order_and_described():
         == "adaptive adversary: K = 3 actions, |Π| = 1,000 policies"
     )
     # Every setting the config can make has a description of its own.
-    settings = OnlineSection.from_config(tiny_config(mslr__matrices="per_query.npz")).settings
+    settings = online_settings(
+        OnlineSection.from_config(tiny_config(mslr__matrices="per_query.npz"))
+    )
     kinds = [setting_kind(s.name, s.environment) for s in settings]
     assert len(set(kinds)) == len(kinds) and not any("_" in kind for kind in kinds)

@@ -1,4 +1,4 @@
-"""The online section and the settings it makes (cdbandits.experiments.online.settings)."""
+"""The online section and its rules (cdbandits.experiments.online.settings)."""
 
 from typing import get_args
 
@@ -9,49 +9,13 @@ from online_tiny import TINY, tiny_config
 
 from cdbandits.contextual.environments import SUPERVISED_DATASETS
 from cdbandits.experiments.config_model import ConfigError
+from cdbandits.experiments.online.experiments import online_settings
 from cdbandits.experiments.online.settings import (
-    AdversarialParameters,
     ExactWinnerSettings,
-    MslrParameters,
     OnlineSection,
     OnlineSweep,
     SupervisedDataset,
-    SyntheticParameters,
 )
-
-
-def test_the_sections_make_the_settings():
-    settings = OnlineSection.from_config(TINY).settings
-    assert [setting.name for setting in settings] == [
-        "synthetic_K3_N20",
-        "long_K3_N20",
-        "supervised_iris",
-        "adversarial_K3_N10",
-    ]
-    assert [s.environment for s in settings] == [
-        "synthetic",
-        "synthetic",
-        "supervised",
-        "adversarial",
-    ]
-    assert settings[1].parameters == SyntheticParameters(
-        n_actions=3, n_policies=20, n_features=2, n_contexts=15, intransitivity=0.8
-    )
-    assert settings[1].horizons == (400, 800)
-    assert (settings[0].last_decade_checkpoints, settings[1].last_decade_checkpoints) == (0, 5)
-    assert settings[3].parameters == AdversarialParameters(
-        n_actions=3, n_policies=10, n_features=2, n_contexts=5, margin=0.8
-    )
-    disabled = tiny_config(
-        long_horizon__horizons=[], supervised__dataset=None, mslr__matrices="per_query.npz"
-    )
-    settings = OnlineSection.from_config(disabled).settings
-    assert [setting.name for setting in settings] == [
-        "synthetic_K3_N20",
-        "adversarial_K3_N10",
-        "mslr",
-    ]
-    assert settings[-1].parameters == MslrParameters(matrices="per_query.npz", n_bins=2)
 
 
 def test_each_job_reads_only_its_keys():
@@ -60,7 +24,7 @@ def test_each_job_reads_only_its_keys():
         {key: TINY[key] for key in ExactWinnerSettings.model_fields}
     )
     whole = OnlineSection.from_config(TINY)
-    assert sweep.settings == winners.settings == whole.settings
+    assert online_settings(sweep) == online_settings(winners) == online_settings(whole)
     assert "lp_solver" not in OnlineSweep.model_fields
     assert "seeds" not in ExactWinnerSettings.model_fields
     assert (sweep.seeds, sweep.checkpoints, sweep.shards, sweep.delta) == (3, 4, 2, 0.05)
@@ -111,7 +75,7 @@ def test_shipped_configs_run_the_long_setting_with_a_dense_last_decade(name, lar
     sweep = OnlineSection.from_config(
         yaml.safe_load((REPO_ROOT / "config" / name).read_text())["online"]
     )
-    (long_run,) = [setting for setting in sweep.settings if setting.name.startswith("long_")]
+    (long_run,) = [s for s in online_settings(sweep) if s.name.startswith("long_")]
     assert long_run.horizons[-1] == largest and sweep.shards == shards
     assert long_run.last_decade_checkpoints >= 6
     if name == "online-long.yaml":  # the costliest units are dealt first: one long seed a shard

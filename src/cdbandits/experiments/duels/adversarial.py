@@ -65,8 +65,8 @@ from ...oracle_methods.compact_game import CompactGame
 from ...oracle_methods.exploration import ExplorationSample, uniform_exploration
 from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.oracles import ExactOracle
-from ..online.experiments import build_instance
-from ..online.settings import AdversarialParameters, OnlineSetting
+from ..online.experiments import OnlineSetting, build_instance
+from ..online.settings import AdversarialParameters
 from .contextual import FPL_ROUNDS, explore_rounds, online_arm_features, sparring_exp4p
 from .settings import DuelsEnvironment
 

@@ -97,8 +97,7 @@ from ...oracle_methods.fpl import SparringFPL
 from ...oracle_methods.theory import explore_exploit_rounds
 from ...randomness import named_generator
 from ...winners import CERTIFICATE_TOL, VonNeumannWinner
-from ..online.experiments import build_instance
-from ..online.settings import OnlineSetting
+from ..online.experiments import OnlineSetting, build_instance
 from .settings import DuelsEnvironment
 
 __all__ = [

@@ -12,10 +12,10 @@ workflow depends only on the code it runs):
 
 * :mod:`.settings`: the typed model of the ``online`` config section
   (:class:`~.settings.OnlineSection`; :class:`~.settings.OnlineSweep` and
-  :class:`~.settings.ExactWinnerSettings`, the keys its jobs read) and the settings it
-  makes, one :class:`~.settings.OnlineSetting` per environment and policy class;
-* :mod:`.experiments`: the instances of the settings and the episodes of a shard
-  (:func:`run_online_shard`);
+  :class:`~.settings.ExactWinnerSettings`, the keys its jobs read) and its rules;
+* :mod:`.experiments`: the settings the section makes, one
+  :class:`~.experiments.OnlineSetting` per environment and policy class, their instances
+  and the episodes of a shard (:func:`run_online_shard`);
 * :mod:`.tables`: the combined shards and the summary tables (:func:`summarise_online`),
   the headline numbers, the coverage table and the overview of RESULTS.md in Markdown, the
   exact winners;

@@ -1,4 +1,16 @@
-"""What the online sweep runs: instances of the settings and their episodes, shard by shard.
+"""What the online sweep runs: its settings, their instances and episodes, shard by shard.
+
+A *setting* (:class:`OnlineSetting`) is one environment with one policy class and the
+horizons ``T`` to run it for. The environment sections of the ``online`` config make them
+(:func:`online_settings`):
+
+* ``synthetic``: one setting per ``(n_actions, n_policies)`` pair, ``synthetic_K{K}_N{N}``;
+* ``long_horizon`` (when its horizons are not empty): ``long_K{K}_N{N}``, the same instance
+  as ``synthetic_K{K}_N{N}`` run for longer, with ``last_decade_checkpoints`` more
+  checkpoints in the last decade of each regret curve (for the slope over that decade);
+* ``supervised`` (when its ``dataset`` is not null): ``supervised_{dataset}``;
+* ``adversarial`` (when its horizons are not empty): ``adversarial_K{K}_N{N}``;
+* ``mslr`` (when its ``matrices`` path is set): ``mslr``.
 
 For every setting, seed index and horizon ``T``, every algorithm of the sweep plays one
 episode of ``T`` rounds; all algorithms of a (setting, seed, ``T``) share one generator, so
@@ -51,8 +63,9 @@ from ...randomness import named_generator
 from .settings import (
     ALGORITHMS,
     AdversarialParameters,
+    EnvironmentParameters,
+    EnvironmentSections,
     MslrParameters,
-    OnlineSetting,
     OnlineSweep,
     SupervisedParameters,
     SyntheticParameters,
@@ -64,11 +77,65 @@ __all__ = [
     "RUN_COLUMNS",
     "RUN_KEYS",
     "OnlineInstance",
+    "OnlineSetting",
     "build_instance",
+    "online_settings",
     "run_online_shard",
 ]
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class OnlineSetting:
+    """One environment with one policy class, and the horizons ``T`` (increasing) to run it
+    for; ``last_decade_checkpoints`` extra checkpoints of each regret curve in its last
+    decade (0: none)."""
+
+    name: str
+    horizons: tuple[int, ...]
+    parameters: EnvironmentParameters
+    last_decade_checkpoints: int = 0
+
+    @property
+    def environment(self) -> str:
+        """One of :data:`~.settings.ENVIRONMENTS`."""
+        return self.parameters.environment
+
+
+def online_settings(sections: EnvironmentSections) -> tuple[OnlineSetting, ...]:
+    """The settings the environment sections make, in the order of the module docstring."""
+    synthetic, long_run = sections.synthetic, sections.long_horizon
+    population = synthetic.model_dump(exclude={"n_actions", "n_policies", "horizons"})
+
+    def instance(prefix: str, k: int, n: int, horizons: tuple[int, ...]) -> OnlineSetting:
+        parameters = SyntheticParameters(n_actions=k, n_policies=n, **population)
+        last_decade = long_run.last_decade_checkpoints if prefix == "long" else 0
+        return OnlineSetting(f"{prefix}_K{k}_N{n}", horizons, parameters, last_decade)
+
+    settings = [
+        instance("synthetic", k, n, synthetic.horizons)
+        for k in synthetic.n_actions
+        for n in synthetic.n_policies
+    ]
+    if long_run.horizons:
+        settings.append(
+            instance("long", long_run.n_actions, long_run.n_policies, long_run.horizons)
+        )
+    supervised, adversarial, mslr = sections.supervised, sections.adversarial, sections.mslr
+    if supervised.dataset is not None:
+        parameters = SupervisedParameters(**supervised.model_dump(exclude={"horizons"}))
+        name = f"supervised_{supervised.dataset}"
+        settings.append(OnlineSetting(name, supervised.horizons, parameters))
+    if adversarial.horizons:
+        name = f"adversarial_K{adversarial.n_actions}_N{adversarial.n_policies}"
+        parameters = AdversarialParameters(**adversarial.model_dump(exclude={"horizons"}))
+        settings.append(OnlineSetting(name, adversarial.horizons, parameters))
+    if mslr.matrices is not None:
+        parameters = MslrParameters(**mslr.model_dump(exclude={"horizons"}))
+        settings.append(OnlineSetting("mslr", mslr.horizons, parameters))
+    return tuple(settings)
+
 
 #: The columns of a shard's ``runs`` table, and the ones that identify a row.
 RUN_COLUMNS = (
@@ -280,7 +347,7 @@ def run_online_shard(
     """
     if not 0 <= shard < sweep.shards:
         raise ValueError(f"shard {shard} does not exist among {sweep.shards} shards")
-    units = [(setting, s) for setting in sweep.settings for s in range(sweep.seeds)]
+    units = [(setting, s) for setting in online_settings(sweep) for s in range(sweep.seeds)]
     units.sort(key=lambda unit: -_unit_cost(unit[0]))
     instances: dict[str, OnlineInstance] = {}
     runs: list[dict[str, Any]] = []

@@ -1,19 +1,11 @@
-"""The ``online`` config section: one typed model of every key, and the settings it makes.
+"""The ``online`` config section: one typed model of every key, and the rules across keys.
 
-A *setting* (:class:`OnlineSetting`) is one environment with one policy class and the
-horizons ``T`` to run it for; its environment's parameters are one of
-:class:`SyntheticParameters`, :class:`SupervisedParameters`, :class:`AdversarialParameters`
-and :class:`MslrParameters` (an ``online`` environment of the duels family takes the same
-parameters). The section's five environment sections make the settings
-(:attr:`EnvironmentSections.settings`):
-
-* ``synthetic``: one setting per ``(n_actions, n_policies)`` pair, ``synthetic_K{K}_N{N}``;
-* ``long_horizon`` (when its horizons are not empty): ``long_K{K}_N{N}``, the same instance
-  as ``synthetic_K{K}_N{N}`` run for longer, with ``last_decade_checkpoints`` more
-  checkpoints in the last decade of each regret curve (for the slope over that decade);
-* ``supervised`` (when its ``dataset`` is not null): ``supervised_{dataset}``;
-* ``adversarial`` (when its horizons are not empty): ``adversarial_K{K}_N{N}``;
-* ``mslr`` (when its ``matrices`` path is set): ``mslr``.
+Its five environment sections (``synthetic``, ``long_horizon``, ``supervised``,
+``adversarial``, ``mslr``) each make settings, an environment with a policy class and the
+horizons to run it for (:func:`.experiments.online_settings`); an environment's parameters
+are one of :class:`SyntheticParameters`, :class:`SupervisedParameters`,
+:class:`AdversarialParameters` and :class:`MslrParameters` (an ``online`` environment of the
+duels family takes the same parameters).
 
 Each job reads only the keys it needs: :class:`OnlineSweep` (the sharded episodes and their
 summaries) or :class:`ExactWinnerSettings` (the exact contextual von Neumann winners).
@@ -21,8 +13,6 @@ summaries) or :class:`ExactWinnerSettings` (the exact contextual von Neumann win
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import Field
@@ -51,7 +41,6 @@ __all__ = [
     "ExactWinnerSettings",
     "MslrParameters",
     "OnlineSection",
-    "OnlineSetting",
     "OnlineSweep",
     "SupervisedParameters",
     "SyntheticParameters",
@@ -227,23 +216,6 @@ class MslrSection(MslrParameters):
     """Horizons T (increasing)."""
 
 
-@dataclass(frozen=True)
-class OnlineSetting:
-    """One environment with one policy class, and the horizons ``T`` (increasing) to run it
-    for; ``last_decade_checkpoints`` extra checkpoints of each regret curve in its last
-    decade (0: none)."""
-
-    name: str
-    horizons: tuple[int, ...]
-    parameters: EnvironmentParameters
-    last_decade_checkpoints: int = 0
-
-    @property
-    def environment(self) -> str:
-        """One of :data:`ENVIRONMENTS`."""
-        return self.parameters.environment
-
-
 class EnvironmentSections(ConfigModel):
     """The sections that make the settings (see the module docstring)."""
 
@@ -255,52 +227,24 @@ class EnvironmentSections(ConfigModel):
 
     @rule("synthetic", "long_horizon", "supervised", "adversarial", "mslr")
     def _a_population_is_enabled(self) -> None:
-        if not self.settings:
+        finite = (
+            bool(self.synthetic.n_actions)
+            or bool(self.long_horizon.horizons)
+            or self.supervised.dataset is not None
+            or self.mslr.matrices is not None
+        )
+        if not finite and not self.adversarial.horizons:
             raise ConfigError(
                 "every setting is disabled (synthetic.n_actions is empty, the horizons of "
                 "long_horizon and adversarial are empty, supervised.dataset and mslr.matrices "
                 "are null); enable at least one"
             )
-        if all(setting.environment == "adversarial" for setting in self.settings):
+        if not finite:
             raise ConfigError(
                 "the online-to-batch table needs a setting with a finite context population "
                 "(synthetic, long_horizon, supervised or mslr); only the adversarial one is "
                 "enabled"
             )
-
-    @cached_property
-    def settings(self) -> tuple[OnlineSetting, ...]:
-        """The settings, in the order of the module docstring."""
-        synthetic, long_run = self.synthetic, self.long_horizon
-        population = synthetic.model_dump(include=set(_Population.model_fields))
-
-        def instance(prefix: str, k: int, n: int, horizons: tuple[int, ...]) -> OnlineSetting:
-            parameters = SyntheticParameters(n_actions=k, n_policies=n, **population)
-            last_decade = long_run.last_decade_checkpoints if prefix == "long" else 0
-            return OnlineSetting(f"{prefix}_K{k}_N{n}", horizons, parameters, last_decade)
-
-        settings = [
-            instance("synthetic", k, n, synthetic.horizons)
-            for k in synthetic.n_actions
-            for n in synthetic.n_policies
-        ]
-        if long_run.horizons:
-            settings.append(
-                instance("long", long_run.n_actions, long_run.n_policies, long_run.horizons)
-            )
-        supervised, adversarial, mslr = self.supervised, self.adversarial, self.mslr
-        if supervised.dataset is not None:
-            parameters = SupervisedParameters(**supervised.model_dump(exclude={"horizons"}))
-            name = f"supervised_{supervised.dataset}"
-            settings.append(OnlineSetting(name, supervised.horizons, parameters))
-        if adversarial.horizons:
-            name = f"adversarial_K{adversarial.n_actions}_N{adversarial.n_policies}"
-            parameters = AdversarialParameters(**adversarial.model_dump(exclude={"horizons"}))
-            settings.append(OnlineSetting(name, adversarial.horizons, parameters))
-        if mslr.matrices is not None:
-            parameters = MslrParameters(**mslr.model_dump(exclude={"horizons"}))
-            settings.append(OnlineSetting("mslr", mslr.horizons, parameters))
-        return tuple(settings)
 
 
 class OnlineSweep(EnvironmentSections):

@@ -33,7 +33,7 @@ from ...stats import (
     mean_with_interval,
 )
 from ..shards import combine_shards
-from .experiments import CURVE_KEYS, RUN_KEYS, build_instance
+from .experiments import CURVE_KEYS, RUN_KEYS, build_instance, online_settings
 from .figures import is_long_run, setting_kind, setting_order
 from .settings import ALGORITHMS, ExactWinnerSettings
 
@@ -476,7 +476,7 @@ def exact_winners_table(winners: ExactWinnerSettings, seed: int) -> pd.DataFrame
     ``P_x`` has a Condorcet winner).
     """
     rows = []
-    for setting in winners.settings:
+    for setting in online_settings(winners):
         if setting.environment == "adversarial":
             continue
         instance = build_instance(setting, seed)
