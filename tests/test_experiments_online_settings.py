@@ -63,6 +63,25 @@ def test_each_rule_names_its_key(changes, message):
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    "enabled",
+    [
+        {"synthetic__n_actions": [3]},
+        {"long_horizon__horizons": [100]},
+        {"supervised__dataset": "iris"},
+        {"mslr__matrices": "per_query.npz"},
+    ],
+)
+def test_one_setting_with_a_finite_population_is_enough(enabled):
+    disabled = {
+        "synthetic__n_actions": [],
+        "long_horizon__horizons": [],
+        "supervised__dataset": None,
+        "mslr__matrices": None,
+    }
+    OnlineSection.from_config(tiny_config(**(disabled | enabled)), "online")
+
+
 def test_the_dataset_names_are_the_libraries():
     assert get_args(SupervisedDataset) == SUPERVISED_DATASETS
 
