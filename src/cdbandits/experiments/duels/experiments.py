@@ -1,7 +1,8 @@
 """What runs: one shard of the duels sweep, each run's exact regret at its checkpoints.
 
 A run (:class:`~cdbandits.experiments.duels.settings.Task`) plays one K-armed algorithm of
-:mod:`cdbandits.karmed` on one environment for ``sweep.horizon_for(algorithm, K,
+:mod:`cdbandits.karmed` (with its defaults, or a tuned variant of ``duels.tuned``) on one
+environment for ``sweep.horizon_for(algorithm, K,
 environment)`` rounds with the compiled engine (:func:`cdbandits.karmed.simulate`). All
 algorithms of one ``(environment, seed index)`` get the same arms
 (:func:`~.environments.subset_arms`) and the same generator
@@ -34,7 +35,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ...karmed import make_algorithm, simulate
+from ...karmed import simulate
 from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
 from ...randomness import named_generator
@@ -130,7 +131,7 @@ def run_task(
     horizon = sweep.horizon_for(task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     result = simulate(
-        make_algorithm(task.algorithm),
+        sweep.make_karmed(task.algorithm),
         played,
         horizon,
         rng,
