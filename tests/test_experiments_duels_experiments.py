@@ -204,3 +204,21 @@ def test_the_adversary_runs_every_algorithm_with_hindsight_regret_only():
     unsharded = DuelsSweep.from_config(config | {"shards": 1})
     single, _ = run_duels_shard(unsharded, SEED, 0, tiny_environments())
     pd.testing.assert_frame_equal(regret, combine_duels_shards([single]))
+
+
+def test_a_tuned_variant_plays_its_own_parameters():
+    tuned = {"paper": {"algorithm": "merge_dts", "parameters": {"alpha": 0.8**6,
+             "time_offset": 4e5, "partition_size": 2}}}  # fmt: skip
+    sweep = tiny_sweep(tuned=tuned)
+    environment = tiny_environments()["cycle"]
+    with pytest.warns(UserWarning, match="theorem"):
+        regret, timing = run_task(sweep, Task("cycle", "paper", 1), environment, SEED)
+    with pytest.warns(UserWarning, match="theorem"):
+        made = make_algorithm("merge_dts", alpha=0.8**6, time_offset=4e5, partition_size=2)
+    rng = named_generator(SEED, "duels", "cycle", 1)
+    result = simulate(made, environment[0], 300, rng, run_checkpoints(sweep, 300))
+    expected = regret_table(environment[0], result)
+    np.testing.assert_allclose(regret["von_neumann"], expected["von_neumann"])
+    assert set(regret["algorithm"]) == {"paper"} and timing["horizon"] == 300
+    default, _ = run_task(sweep, Task("cycle", "merge_dts", 1), environment, SEED)
+    assert not np.allclose(default["von_neumann"], regret["von_neumann"])

@@ -90,3 +90,81 @@ def test_markdown_has_a_row_per_paper():
         PUBLISHED_RESULTS
     )
     assert "**reproduced**" in text
+
+
+#: The tuned variants of a run, named otherwise than the paper's configurations.
+PAPER_VARIANTS = {
+    "mdts": ("merge_dts", {"alpha": 0.262144, "time_offset": 400000, "partition_size": 16}),
+    "mrucb": ("merge_rucb", {"alpha": 0.8**6, "time_offset": 4e5, "partition_size": 8}),
+    "dts_tuned": ("dts", {"alpha": 0.8**7}),
+}
+MERGE_DTS_BASELINES = ("mrucb", "dts_tuned", "rmed1", "self_sparring", "sparring_exp3_karmed")
+
+
+def merge_dts_runs(merge_dts, horizon, names=("mdts", *MERGE_DTS_BASELINES)):
+    """The MergeDTS claim's runs on both of its environments, each baseline at 10, 11, 12."""
+    values = dict.fromkeys(names[1:], [10.0, 11.0, 12.0]) | {names[0]: merge_dts}
+    return pd.concat(
+        regret_rows(values, horizon=horizon, environment=environment)
+        for environment in ("mslr_navigational", "mslr_perfect")
+    )
+
+
+def merge_dts_row(regret, horizons, variants=PAPER_VARIANTS):
+    return published_comparison(regret, horizons, variants).set_index("algorithm").loc["merge_dts"]
+
+
+def test_the_paper_settings_present_give_a_verdict_from_the_opt_in_run():
+    paper = 100_000_000
+    better = merge_dts_row(merge_dts_runs([1.0, 2.0, 3.0], paper), (paper,))
+    assert better["verdict"] == "reproduced"
+    assert better["judged_at"] == (
+        "T = 100,000,000, the paper's parameters (mdts, mrucb, dts_tuned), from the opt-in run"
+    )
+    assert "vs dts_tuned 11.0" in better["our_result"]
+    worse = merge_dts_row(merge_dts_runs([30.0, 31.0, 32.0], paper), (paper,))
+    assert worse["verdict"] == "not reproduced"
+
+
+def test_a_shorter_horizon_is_not_run_at_the_papers_settings():
+    short = 10_000_000
+    row = merge_dts_row(merge_dts_runs([30.0, 31.0, 32.0], short), (short,))
+    assert row["verdict"] == "not run at the paper's settings"
+    assert row["judged_at"] == "run to T = 10,000,000 < the paper's T = 100,000,000"
+    assert row["paper_settings"].startswith(
+        "T = 100,000,000; K = 136; merge_dts alpha = 0.262144, time_offset = 400000, "
+        "partition_size = 16; merge_rucb alpha = 0.262144"
+    )
+
+
+def test_other_parameters_are_not_run_at_the_papers_settings():
+    paper = 100_000_000
+    defaults = merge_dts_runs(
+        [30.0, 31.0, 32.0],
+        paper,
+        names=("merge_dts", "merge_rucb", "dts", *MERGE_DTS_BASELINES[2:]),
+    )
+    row = merge_dts_row(defaults, (paper,))
+    assert row["verdict"] == "not run at the paper's settings"
+    assert row["judged_at"] == "no run with the paper's parameters of dts, merge_dts, merge_rucb"
+    assert "merge_dts T = 100,000,000: 31.0 vs merge_rucb 11.0" in row["our_result"]
+    # a variant named like the paper's but with another alpha is not the paper's
+    other = {**PAPER_VARIANTS, "mdts": ("merge_dts", {**PAPER_VARIANTS["mdts"][1], "alpha": 1.01})}
+    tuned = merge_dts_runs([1.0, 2.0, 3.0], paper)
+    row = merge_dts_row(tuned, (paper,), other)
+    assert row["verdict"] == "not run at the paper's settings"
+    assert row["judged_at"] == "no run with the paper's parameters of merge_dts"
+
+
+def test_unread_settings_are_judged_at_the_run_and_say_so():
+    row = (
+        published_comparison(
+            rmed_on_arxiv([1.0, 2.0, 3.0], [10.0, 11.0, 12.0], [10.0, 11.0, 12.0]), (1000,)
+        )
+        .set_index("algorithm")
+        .loc["rmed1"]
+    )
+    assert row["paper_settings"] == "not read"
+    assert row["judged_at"] == (
+        "T = 1,000, default parameters; the paper's settings could not be read"
+    )

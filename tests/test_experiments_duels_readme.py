@@ -88,7 +88,7 @@ def test_algorithms_equal_on_both_counts_are_recommended_together(board):
     text = readme_markdown(
         advice,
         environments,
-        pd.DataFrame(columns=["algorithm", "verdict"]),
+        pd.DataFrame(columns=["algorithm", "verdict", "judged_at"]),
         {a: a for a in advice["algorithm"]},
         seeds=2,
         horizon=100,
@@ -100,7 +100,9 @@ def test_algorithms_equal_on_both_counts_are_recommended_together(board):
 
 def test_readme_text_takes_its_numbers_from_the_tables(board):
     advice = recommendations(board, ENVIRONMENTS)
-    published = pd.DataFrame({"algorithm": ["rmed1"], "verdict": ["reproduced"]})
+    published = pd.DataFrame(
+        {"algorithm": ["rmed1"], "verdict": ["reproduced"], "judged_at": ["T = 1,000"]}
+    )
     labels = {a: a.upper() for a in ["dts", "rmed1", "rucb", "self_sparring", "merge_dts"]}
     text = readme_markdown(
         advice,
@@ -116,7 +118,7 @@ def test_readme_text_takes_its_numbers_from_the_tables(board):
     assert "RMED1 (1/2)" in condorcet_line
     assert "(Small with winner; Another with winner)" in condorcet_line
     assert "use **SELF_SPARRING**" in text and "use **RUCB**" in text
-    assert "* RMED1: **reproduced**." in text
+    assert "* RMED1: **reproduced** (T = 1,000)." in text
     assert "5 K-armed dueling-bandit algorithms" in text and "20 seeds" in text
     assert "(DTS to T = 10 on Big)" in text
 
@@ -136,7 +138,7 @@ def text_with(board, environments, extra_rows):
     """The text of ``board`` and ``extra_rows`` (upper-case labels, nothing published)."""
     advice = recommendations(pd.concat([board, pd.DataFrame(extra_rows)]), environments)
     labels = {a: a.upper() for a in advice["algorithm"]}
-    published = pd.DataFrame(columns=["algorithm", "verdict"])
+    published = pd.DataFrame(columns=["algorithm", "verdict", "judged_at"])
     return readme_markdown(advice, environments, published, labels, seeds=20, horizon=1000)
 
 

@@ -113,3 +113,44 @@ def test_an_online_entry_takes_the_online_families_parameters():
     assert adversary.adversarial and not environment(ONLINE).adversarial
     assert adversary.online == AdversarialParameters(n_policies=100)
     assert environment(MATRIX).title == "a" and environment(MATRIX).online is None
+
+
+PAPER_DTS = {
+    "algorithm": "merge_dts",
+    "parameters": {"alpha": 0.262144, "time_offset": 400000, "partition_size": 16},
+}
+
+
+@pytest.mark.parametrize(
+    ("tuned", "message"),
+    [
+        ({"paper": {"algorithm": "merge_dtz"}}, r"tuned.paper.algorithm: Input should be"),
+        ({"paper": {"algorithm": "merge_dts", "parameters": {"alfa": 0.3}}},
+         r"tuned.paper.parameters: .*unexpected keyword argument 'alfa'"),
+        ({"paper": {"algorithm": "merge_dts", "parameters": {"alpha": 0.3}}},
+         r"tuned.paper.parameters: alpha = 0.3 <= 1/2 needs time_offset"),
+        ({"merge_dts": PAPER_DTS}, r"tuned.merge_dts: the name of an algorithm"),
+        ({"Paper": PAPER_DTS}, r"tuned.Paper.\[key\]: String should match pattern"),
+    ],
+)  # fmt: skip
+def test_each_rule_of_a_tuned_variant_names_its_key(tuned, message):
+    with pytest.raises(ConfigError, match=f"^duels.{message}"):
+        DuelsSection.from_config(sweep_config(tuned=tuned), "duels")
+
+
+def test_tuned_variants_run_under_their_names_on_the_environments_without_context():
+    sweep = tiny_sweep(tuned={"paper": PAPER_DTS}, environments=[MATRIX, CONTEXTUAL])
+    matrix, contextual = sweep.environments
+    assert algorithms_on(sweep, matrix) == ("rucb", "self_sparring", "merge_dts", "paper")
+    assert "paper" not in algorithms_on(sweep, contextual)
+    assert sweep.all_algorithms[-1] == "paper"
+    with pytest.warns(UserWarning, match="theorem"):
+        made = sweep.make_karmed("paper")
+    assert (made.name, made.alpha, made.time_offset, made.partition_size) == (
+        "merge_dts",
+        0.262144,
+        400000,
+        16,
+    )
+    assert sweep.make_karmed("merge_dts").alpha == 1.01
+    assert DuelsSection().tuned == {}

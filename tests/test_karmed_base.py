@@ -46,7 +46,7 @@ def test_start_rejects_bad_arguments(name):
         ("rucb", {"alpha": 0.5}, "alpha"),
         ("rucb", {"alpha": "0.6"}, "alpha"),
         ("ccb", {"alpha": float("nan")}, "alpha"),
-        ("dts", {"alpha": 0.4}, "alpha"),
+        ("dts", {"alpha": 0.0}, "alpha"),
         ("merge_rucb", {"partition_size": 1}, "partition_size"),
         ("merge_rucb", {"failure_probability": 1.0}, "failure_probability"),
         ("merge_dts", {"time_offset": -1.0}, "time_offset"),

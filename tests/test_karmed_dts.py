@@ -14,6 +14,7 @@ from karmed_cases import (
     SHARE_THRESHOLD,
     flipped,
     pair_both_ways,
+    play_tuned,
     started,
     winner_share,
 )
@@ -96,6 +97,11 @@ def test_the_sampled_events_have_the_beta_probability():
     assert state[0] == pytest.approx(6 / 32, abs=1e-15)  # Pr(Binomial(5, 1/2) <= 1)
     frequency = np.mean(np.random.default_rng(0).beta(2.0, 4.0, 20_000) > 0.5)
     assert abs(frequency - state[0]) < 4.5 * math.sqrt(state[0] * (1 - state[0]) / 20_000)
+
+
+def test_the_tuned_alpha_of_the_mergedts_experiments_runs():
+    # The MergeDTS authors' DTSBEST: alpha = 0.8^7 < 1/2.
+    play_tuned(DoubleThompsonSampling, alpha=0.8**7)
 
 
 def test_concentrates_on_the_condorcet_winner():

@@ -1,9 +1,22 @@
 """The table of published results is well-formed and points at data the mirror holds."""
 
 import dataclasses
+from pathlib import Path
 
-from cdbandits.karmed import ALGORITHMS, PUBLISHED_RESULTS
-from cdbandits.karmed.published import EVIDENCE, PublishedResult
+import numpy as np
+import pytest
+import yaml
+
+from cdbandits.karmed import ALGORITHMS, PUBLISHED_RESULTS, simulate
+from cdbandits.karmed.published import (
+    EVIDENCE,
+    SETTINGS_EVIDENCE,
+    TUNED_CONFIGURATIONS,
+    PublishedResult,
+    tuned_configuration,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_row_is_well_formed():
@@ -39,3 +52,40 @@ def test_every_dataset_is_in_the_data_mirror(data_mirror):
     for row in PUBLISHED_RESULTS:
         for path in row.datasets:
             assert (data_mirror / path).is_file(), f"{row.algorithm}: {path} not in {data_mirror}"
+
+
+def test_the_settings_say_where_they_were_read():
+    for row in PUBLISHED_RESULTS:
+        assert row.settings_evidence in SETTINGS_EVIDENCE and row.settings_source
+        if row.settings_evidence == "not-read":
+            assert row.configurations == () and row.horizon is None and row.runs is None
+        for name in row.configurations:
+            assert tuned_configuration(name).algorithm in {row.algorithm, *ALGORITHMS}
+
+
+def test_every_tuned_configuration_constructs_and_runs():
+    names = [configuration.name for configuration in TUNED_CONFIGURATIONS]
+    assert len(set(names)) == len(names) and not set(names) & set(ALGORITHMS)
+    matrix = np.array([[0.5, 0.6, 0.7], [0.4, 0.5, 0.6], [0.3, 0.4, 0.5]])
+    for configuration in TUNED_CONFIGURATIONS:
+        assert configuration.source.startswith("https://") and configuration.location
+        with pytest.warns(UserWarning, match="theorem"):  # every alpha here is <= 1/2
+            algorithm = configuration.make()
+        for key, value in configuration.parameters:
+            assert getattr(algorithm, key) == value
+        result = simulate(algorithm, matrix, 300, np.random.default_rng(0), [300])
+        assert result.arm_counts[-1].sum() == 600
+    with pytest.raises(KeyError, match="merge_dts_li2020"):
+        tuned_configuration("merge_dts_paper")
+
+
+def test_the_opt_in_config_runs_the_tuned_configurations_recorded_here():
+    config = yaml.safe_load((ROOT / "config" / "duels-large.yaml").read_text(encoding="utf-8"))
+    tuned = config["duels"]["tuned"]
+    assert tuned, "config/duels-large.yaml runs no tuned variant"
+    for name, variant in tuned.items():
+        configuration = tuned_configuration(name)
+        assert variant == {
+            "algorithm": configuration.algorithm,
+            "parameters": configuration.parameter_dict,
+        }

@@ -4,12 +4,12 @@ import pandas as pd
 
 from cdbandits.experiments.duels.settings import DuelsSweep
 from cdbandits.experiments.duels.tables import (
+    algorithm_labels,
     combine_duels_shards,
     leaderboard_markdown,
     summarise_duels,
 )
 from cdbandits.files import write_csv, write_json, write_text
-from cdbandits.plotting import ALGORITHM_STYLES
 from cdbandits.workflow.jobs import log_to_file, run_metadata
 
 with log_to_file(snakemake.log[0]) as log:
@@ -25,7 +25,7 @@ with log_to_file(snakemake.log[0]) as log:
     write_csv(snakemake.output.regret, regret)
     for name in ("curves", "leaderboard", "environments"):
         write_csv(snakemake.output[name], tables[name])
-    labels = {name: style.label for name, style in ALGORITHM_STYLES.items()}
+    labels = algorithm_labels({name: t.algorithm for name, t in sweep.tuned.items()})
     write_text(
         snakemake.output.markdown,
         leaderboard_markdown(tables["leaderboard"], tables["summaries"], labels),

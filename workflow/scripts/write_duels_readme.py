@@ -4,8 +4,8 @@ import pandas as pd
 
 from cdbandits.experiments.duels.readme import capped_horizons, readme_markdown, recommendations
 from cdbandits.experiments.duels.settings import DuelsSweep
+from cdbandits.experiments.duels.tables import algorithm_labels
 from cdbandits.files import write_text
-from cdbandits.plotting import ALGORITHM_STYLES
 from cdbandits.workflow.jobs import log_to_file
 
 with log_to_file(snakemake.log[0]) as log:
@@ -23,7 +23,7 @@ with log_to_file(snakemake.log[0]) as log:
             advice,
             environments,
             pd.read_csv(snakemake.input.published),
-            {name: style.label for name, style in ALGORITHM_STYLES.items()},
+            algorithm_labels({name: t.algorithm for name, t in sweep.tuned.items()}),
             seeds=sweep.seeds,
             horizon=sweep.horizon,
             capped=capped_horizons(board, environments),

@@ -43,6 +43,11 @@ class MergeDTS(BatchedAlgorithm):
     eliminated and when, and so the regret; benchmarks/bench_reference_duels.py measures
     both rules against the authors' code on the same matrices and seeds.
 
+    The paper's Algorithm 1 box could not be compared with this rule: of arXiv 1812.04412
+    only the abstract and introduction were reachable with this project's search tools, so
+    whether the box's step 2 takes the weakest (the default here, the authors' code) or the
+    strongest sampled challenger is not established here.
+
     Where the code differs otherwise, this implementation makes its own choice: the code
     draws step 1's ``theta_ij`` and ``theta_ji`` as two independent samples
     (``prng.beta(batch_w, batch_w.T)``), here the tournament is D-TS's antisymmetric one;
@@ -52,10 +57,11 @@ class MergeDTS(BatchedAlgorithm):
     :func:`~cdbandits.karmed.confidence.random_argmax`.
 
     The defaults are the code's (``alpha = 1.01``, ``M = 4``, ``epsilon = 0.01``, ``C``
-    from its formula); its tuned configuration ``MergeDTSBEST``, used for the paper's
-    experiments, is ``MergeDTS(alpha=0.8**6, partition_size=16, time_offset=4e5)``
-    (``alpha <= 1/2`` runs with a warning that the regret theorem, which assumes
-    ``alpha > 1/2``, does not apply).
+    from its formula); the tuned configuration ``MergeDTSBEST`` of its experiment script
+    (``individual_run.py``) is ``MergeDTS(alpha=0.8**6, partition_size=16, time_offset=4e5)``,
+    recorded as ``merge_dts_li2020`` in
+    :data:`cdbandits.karmed.published.TUNED_CONFIGURATIONS` (``alpha <= 1/2`` runs with a
+    warning that the regret theorem, which assumes ``alpha > 1/2``, does not apply).
 
     Parameters
     ----------

@@ -33,9 +33,12 @@ class MergeRUCB(BatchedAlgorithm):
     stage, the stage trigger ``K / 2^s + 1``, singleton batches duelling themselves), this
     implementation makes its own choice; :mod:`cdbandits.karmed.batches` lists each.
 
-    The defaults are the code's (``alpha = 1.01``, ``P = 4``, ``delta = 0.01``); its tuned
-    configuration ``MergeRUCBBEST``, used for the MergeDTS paper's experiments, is
-    ``MergeRUCB(alpha=0.8**6, partition_size=8, time_offset=4e5)``.
+    The defaults are the code's (``alpha = 1.01``, ``P = 4``, ``delta = 0.01``); the tuned
+    configuration ``MergeRUCBBEST`` of its experiment script (``individual_run.py``), with
+    which the MergeDTS paper's experiments ran MergeRUCB as a baseline, is
+    ``MergeRUCB(alpha=0.8**6, partition_size=8, time_offset=4e5)``, recorded as
+    ``merge_rucb_li2020`` in :data:`cdbandits.karmed.published.TUNED_CONFIGURATIONS`. The
+    parameters of the MergeRUCB paper's own experiments could not be read.
 
     Parameters and attributes: see :class:`~cdbandits.karmed.batches.BatchedAlgorithm`
     (``partition_size`` is the paper's ``P``, ``failure_probability`` its ``delta``).

@@ -1,4 +1,4 @@
-"""What the papers report on preference data this project holds, to be reproduced later.
+"""What the papers report on preference data this project holds, and how they ran it.
 
 One :class:`PublishedResult` per (paper, algorithm) whose paper reports results on the MSLR
 ranker matrices (``mslr-preference-matrices`` in the data mirror) or the arXiv 6-ranker
@@ -6,6 +6,13 @@ matrix (``arxiv-6rankers-yue-joachims``). Only what could be read is recorded: w
 search tools gave us a paper's abstract but not its figures, the row holds the abstract's
 ordering claim, the numbers stay ``None`` and ``evidence`` says so. Nothing here is
 estimated or copied from a figure we did not see.
+
+The experiment behind a claim (its horizon, number of runs, arms, and the hyper-parameters
+each algorithm ran with, :data:`TUNED_CONFIGURATIONS`) is recorded with where it was read
+(``settings_evidence``, ``settings_source``). Of the papers below, only the experiments
+sections' openings (title, abstract, introduction) were reachable with the search tools;
+the settings recorded come from the authors' public experiment code where it states them,
+and stay ``None`` otherwise.
 
 Which data file a paper used comes from the data mirror's READMEs (which name the public
 repositories the files were copied from) and is marked as such.
@@ -19,9 +26,22 @@ al., ICML 2014) and Versatile-DB (Saha and Gaillard, ICML 2022).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-__all__ = ["EVIDENCE", "PUBLISHED_RESULTS", "Evidence", "PublishedResult"]
+if TYPE_CHECKING:
+    from .base import DuelingBanditAlgorithm
+
+__all__ = [
+    "EVIDENCE",
+    "PUBLISHED_RESULTS",
+    "SETTINGS_EVIDENCE",
+    "TUNED_CONFIGURATIONS",
+    "Evidence",
+    "PublishedResult",
+    "SettingsEvidence",
+    "TunedConfiguration",
+    "tuned_configuration",
+]
 
 Evidence = Literal["abstract", "not-read"]
 
@@ -29,6 +49,50 @@ Evidence = Literal["abstract", "not-read"]
 #: tables were not available. ``"not-read"``: the paper is known (from the data READMEs)
 #: to use data we hold, but we could read no result of it.
 EVIDENCE: tuple[Evidence, ...] = ("abstract", "not-read")
+
+SettingsEvidence = Literal["paper", "authors-code", "not-read"]
+
+#: Where a result's experiment settings (horizon, runs, hyper-parameters) were read:
+#: ``"paper"``, its text; ``"authors-code"``, the authors' public code that ran the
+#: paper's experiments (the paper's text was not readable); ``"not-read"``, nowhere.
+SETTINGS_EVIDENCE: tuple[SettingsEvidence, ...] = ("paper", "authors-code", "not-read")
+
+
+@dataclass(frozen=True)
+class TunedConfiguration:
+    """An algorithm with the hyper-parameters a paper's experiment ran it with.
+
+    Attributes
+    ----------
+    name : str
+        Identifier of the configuration (lower case, digits, ``_``), distinct from the
+        algorithm identifiers.
+    algorithm : str
+        Identifier of the algorithm (a key of :data:`cdbandits.karmed.ALGORITHMS`).
+    parameters : tuple of (str, float)
+        Keyword arguments of the algorithm's constructor, by this package's names.
+    source : str
+        Where the values were read.
+    location : str
+        Where in ``source``.
+    """
+
+    name: str
+    algorithm: str
+    parameters: tuple[tuple[str, float], ...]
+    source: str
+    location: str
+
+    @property
+    def parameter_dict(self) -> dict[str, float]:
+        """``parameters`` as keyword arguments."""
+        return dict(self.parameters)
+
+    def make(self) -> DuelingBanditAlgorithm:
+        """The algorithm so configured (``alpha <= 1/2`` warns that its theorem does not apply)."""
+        from . import make_algorithm  # the package imports this module
+
+        return make_algorithm(self.algorithm, **self.parameter_dict)
 
 
 @dataclass(frozen=True)
@@ -57,12 +121,20 @@ class PublishedResult:
     metric : str or None
         The regret notion of the claim, when stated.
     n_arms, horizon, runs : int or None
-        The setting, when read.
+        The setting of the experiment behind the claim, when read (at ``settings_source``).
     reported_value : float or None
         A number reported in the paper, when read.
     evidence : {"abstract", "not-read"}
     note : str
         What is missing and where to find it.
+    configurations : tuple of str
+        Names of the :data:`TUNED_CONFIGURATIONS` the experiment ran: the claim's algorithm
+        and its baselines with the hyper-parameters they were run with (an algorithm of the
+        claim without one here ran with its defaults, or its parameters were not read).
+    settings_evidence : {"paper", "authors-code", "not-read"}
+        Where ``n_arms``, ``horizon``, ``runs`` and ``configurations`` were read.
+    settings_source : str
+        Where exactly (a file at a commit), or what is missing.
     """
 
     algorithm: str
@@ -80,10 +152,56 @@ class PublishedResult:
     reported_value: float | None
     evidence: Evidence
     note: str
+    configurations: tuple[str, ...] = ()
+    settings_evidence: SettingsEvidence = "not-read"
+    settings_source: str = "not read"
 
 
 _MSLR = "mslr-preference-matrices"
 _ARXIV = "arxiv-6rankers-yue-joachims/pref_arxiv.txt"
+_MERGE_DTS_CODE = (
+    "https://github.com/chang-li/MergeDTS/blob/296f3e2943ac1291f2ca2316c5c75e9d0f1868c5"
+)
+_NOT_READ = (
+    "not read: only the paper's title, abstract and introduction were reachable, and no "
+    "public code of the authors states the experiment's settings"
+)
+
+#: The hyper-parameters of the MergeDTS paper's experiments, as its authors' experiment
+#: script constructs its "BEST" (tuned) algorithms (``0.8**6`` and ``0.8**7`` written out).
+TUNED_CONFIGURATIONS: tuple[TunedConfiguration, ...] = (
+    TunedConfiguration(
+        name="merge_dts_li2020",
+        algorithm="merge_dts",
+        parameters=(("alpha", 0.262144), ("time_offset", 400000.0), ("partition_size", 16)),
+        source=f"{_MERGE_DTS_CODE}/individual_run.py",
+        location="METHOD_INIT['MergeDTSBEST']: alpha = 0.8^6, C = 400000, batch_size = 16",
+    ),
+    TunedConfiguration(
+        name="merge_rucb_li2020",
+        algorithm="merge_rucb",
+        parameters=(("alpha", 0.262144), ("time_offset", 400000.0), ("partition_size", 8)),
+        source=f"{_MERGE_DTS_CODE}/individual_run.py",
+        location="METHOD_INIT['MergeRUCBBEST']: alpha = 0.8^6, C = 400000, batch_size = 8",
+    ),
+    TunedConfiguration(
+        name="dts_li2020",
+        algorithm="dts",
+        parameters=(("alpha", 0.2097152),),
+        source=f"{_MERGE_DTS_CODE}/individual_run.py",
+        location="METHOD_INIT['DTSBEST']: alpha = 0.8^7",
+    ),
+)
+
+
+def tuned_configuration(name: str) -> TunedConfiguration:
+    """The configuration of :data:`TUNED_CONFIGURATIONS` called ``name``."""
+    for configuration in TUNED_CONFIGURATIONS:
+        if configuration.name == name:
+            return configuration
+    known = [configuration.name for configuration in TUNED_CONFIGURATIONS]
+    raise KeyError(f"no tuned configuration {name!r}; known: {known}")
+
 
 #: The table; see the module docstring.
 PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
@@ -114,6 +232,11 @@ PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
         n_arms=None,
         horizon=None,
         runs=None,
+        configurations=(),
+        settings_evidence="not-read",
+        settings_source=_NOT_READ
+        + " (the MergeDTS authors' code runs MergeRUCB as a baseline of their own paper, "
+        "merge_rucb_li2020)",
         reported_value=None,
         evidence="abstract",
         note="the figures (regret against time per data set) were not readable here",
@@ -142,15 +265,25 @@ PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
             "MergeDTS outperforms the state-of-the-art dueling bandit algorithms."
         ),
         metric=None,
-        n_arms=None,
-        horizon=None,
+        n_arms=136,
+        horizon=100_000_000,
         runs=None,
+        configurations=("merge_dts_li2020", "merge_rucb_li2020", "dts_li2020"),
+        settings_evidence="authors-code",
+        settings_source=(
+            f"{_MERGE_DTS_CODE}/individual_run.py: the 'BEST' configurations, and "
+            "--iterations 10^8 by default for matrices of 100 arms or more (10^7 with 100 "
+            "repeats below); the number of runs of the 136-arm experiments is a job "
+            "argument (--repeat, default 1), not stated; RMED1, Self-Sparring and Sparring "
+            "EXP3 run with their defaults"
+        ),
         reported_value=None,
         evidence="abstract",
         note=(
-            "the baselines, horizon and run count of the paper's figures were not readable "
-            "here; the authors' code implements MergeRUCB, D-TS, RMED, Self-Sparring and "
-            "Sparring EXP3 next to MergeDTS"
+            "the paper's figures and experimental-setup text were not readable here; the "
+            "horizon, arms and tuned hyper-parameters are those of the authors' experiment "
+            "code, which implements MergeRUCB, D-TS, RMED, Self-Sparring and Sparring EXP3 "
+            "next to MergeDTS"
         ),
     ),
     PublishedResult(
@@ -177,6 +310,9 @@ PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
         n_arms=None,
         horizon=None,
         runs=None,
+        configurations=(),
+        settings_evidence="not-read",
+        settings_source=_NOT_READ + " on the ArXiv instance",
         reported_value=None,
         evidence="abstract",
         note=(
@@ -206,6 +342,9 @@ PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
         n_arms=6,
         horizon=None,
         runs=None,
+        configurations=(),
+        settings_evidence="not-read",
+        settings_source=_NOT_READ,
         reported_value=None,
         evidence="abstract",
         note="the regret plots per data set were not readable here",
@@ -231,6 +370,9 @@ PUBLISHED_RESULTS: tuple[PublishedResult, ...] = (
         n_arms=None,
         horizon=None,
         runs=None,
+        configurations=(),
+        settings_evidence="not-read",
+        settings_source=_NOT_READ,
         reported_value=None,
         evidence="not-read",
         note="the abstract states bounds only; the experiments section was not readable here",

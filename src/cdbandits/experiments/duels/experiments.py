@@ -1,9 +1,10 @@
 """What runs: one shard of the duels sweep, each run's exact regret at its checkpoints.
 
 A run (:class:`Task`) plays one K-armed algorithm of
-:mod:`cdbandits.karmed` on one environment for :func:`horizon_for` rounds (the sweep's
-horizon, the environment's own, or the smallest horizon cap that applies) with the
-compiled engine (:func:`cdbandits.karmed.simulate`). All
+:mod:`cdbandits.karmed` (with its defaults, or a tuned variant of ``duels.tuned``) on one
+environment for :func:`horizon_for` rounds (the sweep's horizon, the environment's own, or
+the smallest horizon cap that applies) with the compiled engine
+(:func:`cdbandits.karmed.simulate`). All
 algorithms of one ``(environment, seed index)`` get the same arms
 (:func:`~.environments.subset_arms`) and the same generator
 ``duels/<environment>/<seed index>``, so they meet the same uniforms of the environment's
@@ -37,7 +38,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ...karmed import make_algorithm, simulate
+from ...karmed import simulate
 from ...karmed.regret import regret_table
 from ...karmed.simulation import geometric_checkpoints
 from ...randomness import named_generator
@@ -117,10 +118,12 @@ def horizon_for(
 
 
 def algorithms_on(sweep: DuelsSweep, environment: DuelsEnvironment) -> tuple[str, ...]:
-    """The algorithms run on ``environment``: the contextual ones on a contextual one only."""
+    """The algorithms run on ``environment``: the contextual ones on a contextual one only,
+    the tuned variants on one without context only."""
     if environment.contextual:
         return sweep.algorithms
-    return tuple(a for a in sweep.algorithms if a not in CONTEXTUAL_ALGORITHMS)
+    karmed = tuple(a for a in sweep.algorithms if a not in CONTEXTUAL_ALGORITHMS)
+    return karmed + tuple(sweep.tuned)
 
 
 def sweep_tasks(sweep: DuelsSweep) -> tuple[Task, ...]:
@@ -190,7 +193,7 @@ def run_task(
     horizon = horizon_for(sweep, task.algorithm, n_arms, settings)
     rng = named_generator(seed, "duels", task.environment, task.seed_index)
     result = simulate(
-        make_algorithm(task.algorithm),
+        sweep.make_karmed(task.algorithm),
         played,
         horizon,
         rng,

@@ -181,7 +181,7 @@ leaderboard ranks them at the horizons they reached, and the timing table gives 
 Published behaviour, our reproduction of what each paper reports on these data:
 
 {% for row in published.itertuples() %}
-* {{ labels[row.algorithm] }}: **{{ row.verdict }}**.
+* {{ labels[row.algorithm] }}: **{{ row.verdict }}** ({{ row.judged_at }}).
 {% endfor %}
 
 Leaderboards with intervals: `results/duels/leaderboard.md`; the comparison with the papers: \

@@ -6,8 +6,11 @@ published matrix, an ATP period, a PrefLib election, a synthetic contextual envi
 or an environment of the online family. :class:`DuelsSweep` is the section without the
 jobs' runtime: the environments, the algorithms (:data:`ALGORITHMS`, and
 :data:`CONTEXTUAL_ALGORITHMS` on the contextual environments only), horizon, seeds,
-shards, the leaderboard's horizons and optional horizon caps that shorten chosen
-algorithms' runs at large ``K`` (the runs it makes are in :mod:`.experiments`).
+shards, the leaderboard's horizons, optional horizon caps that shorten chosen
+algorithms' runs at large ``K``, and optional tuned variants (:class:`TunedAlgorithm`: a
+K-armed algorithm with chosen hyper-parameters, such as a paper's tuned configuration of
+:data:`cdbandits.karmed.published.TUNED_CONFIGURATIONS`); the runs it makes are in
+:mod:`.experiments`.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "DuelsSection",
     "DuelsSweep",
     "HorizonCap",
+    "TunedAlgorithm",
 ]
 
 #: The K-armed algorithms of :mod:`cdbandits.karmed` (its ``ALGORITHMS`` keys, in its order).
@@ -199,6 +203,41 @@ class HorizonCap(ConfigModel):
     """Names of duels.environments the cap applies to (every environment when empty)."""
 
 
+#: A hyper-parameter value of a tuned variant (the constructors take numbers and names).
+ParameterValue = float | int | str
+
+
+class TunedAlgorithm(ConfigModel):
+    """A K-armed algorithm of cdbandits.karmed with chosen hyper-parameters, run under its own
+    name (the key of duels.tuned) on every environment without context, next to
+    duels.algorithms."""
+
+    algorithm: KArmedAlgorithm
+    """The algorithm (an identifier of cdbandits.karmed.ALGORITHMS)."""
+    parameters: dict[str, ParameterValue] = {}
+    """Keyword arguments of its constructor (e.g. alpha, time_offset, partition_size of
+    merge_dts); the others keep their defaults."""
+
+    @rule("algorithm", "parameters")
+    def _the_algorithm_accepts_the_parameters(self) -> None:
+        import warnings
+
+        from ...karmed import make_algorithm  # compiled code: imported only when used
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # alpha <= 1/2: the run warns
+            try:
+                make_algorithm(self.algorithm, **self.parameters)
+            except (TypeError, ValueError) as error:
+                raise ConfigError(str(error), "parameters") from None
+
+    def make(self) -> Any:
+        """The configured algorithm (:func:`cdbandits.karmed.make_algorithm`)."""
+        from ...karmed import make_algorithm
+
+        return make_algorithm(self.algorithm, **self.parameters)
+
+
 def _mslr(name: str, arms: int | None = None) -> dict[str, Any]:
     size = f"{arms} random rankers" if arms else "all 136 rankers"
     entry = {"name": f"mslr_{name}" + (f"_k{arms}" if arms else ""), "kind": "matrix"}
@@ -272,6 +311,19 @@ class DuelsSweep(ConfigModel):
     """Increasing horizons the leaderboard reports; the last must equal horizon."""
     horizon_caps: tuple[HorizonCap, ...] = ()
     """Shorter horizons for algorithms too slow for the full horizon."""
+    tuned: dict[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")], TunedAlgorithm] = {}
+    """Tuned variants by name (lower case, digits, _; not an algorithm's identifier), each
+    run like the algorithms on every environment without context; config/duels-large.yaml
+    runs the tuned configurations of the MergeDTS paper's experiments
+    (cdbandits.karmed.published.TUNED_CONFIGURATIONS)."""
+
+    @rule("tuned")
+    def _tuned_names_are_not_algorithms(self) -> None:
+        for name in self.tuned:
+            if name in ALGORITHMS + CONTEXTUAL_ALGORITHMS:
+                raise ConfigError(
+                    "the name of an algorithm; give the variant its own", f"tuned.{name}"
+                )
 
     @rule("environments")
     def _names_are_distinct(self) -> None:
@@ -315,6 +367,20 @@ class DuelsSweep(ConfigModel):
         raise KeyError(
             f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
         )
+
+    @property
+    def all_algorithms(self) -> tuple[str, ...]:
+        """The algorithms, then the tuned variants' names."""
+        return self.algorithms + tuple(self.tuned)
+
+    def make_karmed(self, name: str) -> Any:
+        """The K-armed algorithm a run called ``name`` plays: a tuned variant or an algorithm
+        with its defaults."""
+        if name in self.tuned:
+            return self.tuned[name].make()
+        from ...karmed import make_algorithm
+
+        return make_algorithm(name)
 
 
 class DuelsSection(DuelsSweep):

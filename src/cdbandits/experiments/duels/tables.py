@@ -26,12 +26,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...plotting import ALGORITHM_STYLES
 from ...stats import mean_with_interval
 from ..shards import combine_shards
 from .experiments import REGRET_COLUMNS, TIMING_COLUMNS
 
 __all__ = [
     "CURVE_METRICS",
+    "algorithm_labels",
     "LEADERBOARD_COLUMNS",
     "MEASURE_TEXT",
     "combine_duels_shards",
@@ -344,3 +346,10 @@ def summarise_duels(
         "environments": environments_table(summaries),
         "summaries": summaries,
     }
+
+
+def algorithm_labels(tuned: Mapping[str, str]) -> dict[str, str]:
+    """Each algorithm's label in tables and text, and each tuned variant's: its algorithm's
+    label and its name (``tuned``: variant name -> algorithm identifier)."""
+    labels = {name: style.label for name, style in ALGORITHM_STYLES.items()}
+    return labels | {name: f"{labels[algorithm]} ({name})" for name, algorithm in tuned.items()}
