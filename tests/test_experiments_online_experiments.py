@@ -110,9 +110,7 @@ def test_every_episode_records_the_largest_regret_any_learner_can_have_on_its_co
         enumerated = max(best[rounds, actions[:, p]].sum() for p in range(actions.shape[1]))
         assert episode_ceiling(instance, log.context_ids) == pytest.approx(enumerated)
         row = runs[(runs["setting"] == setting.name) & (runs["seed"] == 0)]
-        assert row[row["horizon"] == horizon]["regret_ceiling"].iloc[0] == pytest.approx(
-            enumerated
-        )
+        assert row[row["horizon"] == horizon]["regret_ceiling"].iloc[0] == pytest.approx(enumerated)
 
 
 def test_epsilon_is_recorded_for_sparring_on_populations_only():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cdbandits.contextual.duels import schedule_log
-from cdbandits.contextual.environments import ContextPopulation, CounterPlayAdversary
+from cdbandits.contextual.environments import CounterPlayAdversary
 from cdbandits.contextual.policies import RandomLinearPolicies
 from cdbandits.contextual.regret import regret_curve
 from cdbandits.experiments.oracle.ceilings import (

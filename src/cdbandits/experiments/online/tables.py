@@ -114,9 +114,9 @@ def summarise_online(
         asymptotically); ``"coverage"``: per setting and horizon, the bound of
         Theorem sparring-exp4, the smallest of the episodes' regret ceilings, whether the
         bound is below it (*informative*), the fraction of seeds with SparringEXP4.P's regret
-        at most the bound and whether it reaches ``1 - delta``; ``"online_to_batch"``: per setting and
-        ``m``, the mean ``eps`` of ``Wbar`` with its interval and the slope against ``m``
-        (theory: -1/2).
+        at most the bound and whether it reaches ``1 - delta``; ``"online_to_batch"``: per
+        setting and ``m``, the mean ``eps`` of ``Wbar`` with its interval and the slope
+        against ``m`` (theory: -1/2).
     """
     rng = named_generator(seed, "online", "bootstrap")
     keys = ["setting", "environment", "n_actions", "n_policies", "n_contexts"]

@@ -45,7 +45,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-
 from scipy.optimize import linprog
 
 from ...contextual.environments import ContextPopulation, CounterPlayAdversary

@@ -166,9 +166,7 @@ def is_informative(bound: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
     return bound < ceiling - 1e-9 * np.abs(ceiling)
 
 
-def is_above_floor(
-    measured: ArrayLike, floor: ArrayLike, ceiling: ArrayLike
-) -> NDArray[np.bool_]:
+def is_above_floor(measured: ArrayLike, floor: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
     """Whether each measured value is at least its floor, up to rounding relative to the
     ceiling."""
     measured = np.asarray(measured, dtype=np.float64)
