@@ -6,8 +6,10 @@ import pytest
 from online_tiny import SEED, TINY, in_one_shard, tiny_config, tiny_sweep
 from per_query_file import write_per_query_file
 
+from cdbandits.contextual.baselines import UniformDuels
 from cdbandits.experiments.online.experiments import (
     build_instance,
+    episode_ceiling,
     online_settings,
     run_online_shard,
 )
@@ -19,6 +21,7 @@ from cdbandits.experiments.online.settings import (
 )
 from cdbandits.experiments.online.tables import combine_online_shards
 from cdbandits.letor import PerQueryMatrices
+from cdbandits.randomness import named_generator
 
 
 def test_the_sections_make_the_settings():
@@ -77,6 +80,37 @@ def test_results_do_not_depend_on_the_sharding():
     assert runs.groupby(["setting", "algorithm", "seed", "horizon"]).size().max() == 1
     last = curves[curves["rounds"] == curves["horizon"]].reset_index(drop=True)
     np.testing.assert_array_equal(last["regret"], runs["regret"])
+
+
+def test_every_episode_records_the_largest_regret_any_learner_can_have_on_its_contexts():
+    runs, _ = tiny_sweep()
+    # Every learner's regret is below it, and the algorithms of a (setting, seed, T) meet the
+    # same contexts, hence the same ceiling.
+    assert (runs["regret"] <= runs["regret_ceiling"] + 1e-9).all()
+    episodes = runs.groupby(["setting", "seed", "horizon"])["regret_ceiling"]
+    assert (episodes.nunique() == 1).all()
+    assert (runs["regret_ceiling"] <= runs["horizon"]).all()
+    # By enumeration on one episode of each kind of environment.
+    settings = online_settings(OnlineSection.from_config(TINY))
+    adversarial = next(s for s in settings if s.environment == "adversarial")
+    for setting in (settings[0], adversarial):
+        instance = build_instance(setting, SEED)
+        horizon = setting.horizons[0]
+        rng = named_generator(SEED, "online", setting.name, 0, horizon)
+        log = UniformDuels().run(instance.environment, horizon, rng)
+        actions = instance.table.actions.astype(np.int64)[log.context_ids]
+        if instance.population is not None:
+            best = instance.population.matrices.max(axis=2)[log.context_ids]
+        else:  # action 1 wins the first visit of a context, any action can win later
+            margin, k = instance.environment.margin, instance.environment.n_actions
+            first = np.zeros(horizon, dtype=bool)
+            first[np.unique(log.context_ids, return_index=True)[1]] = True
+            best = np.where(first[:, None], margin * (np.arange(k) == 1), margin)
+        rounds = np.arange(horizon)
+        enumerated = max(best[rounds, actions[:, p]].sum() for p in range(actions.shape[1]))
+        assert episode_ceiling(instance, log.context_ids) == pytest.approx(enumerated)
+        row = runs[(runs["setting"] == setting.name) & (runs["seed"] == 0)]
+        assert row[row["horizon"] == horizon]["regret_ceiling"].iloc[0] == pytest.approx(enumerated)
 
 
 def test_epsilon_is_recorded_for_sparring_on_populations_only():

@@ -4,6 +4,7 @@ import json
 import math
 import re
 
+import pandas as pd
 import pytest
 from online_tiny import SEED, TINY, tiny_sweep
 
@@ -51,11 +52,12 @@ def test_coverage_and_slopes_follow_their_definitions(tables):
     coverage = tables["coverage"].set_index(["setting", "horizon"])
     bound = sparring_exp4p_regret_bound(400, 3, 20, 0.05)
     assert coverage.loc[("synthetic_K3_N20", 400), "bound"] == pytest.approx(bound.total)
-    assert (
-        coverage["informative"] == (coverage["bound"] < coverage.index.get_level_values(1))
-    ).all()
-    # Coverage is the share of seeds whose regret is under the bound.
+    # Informative: the bound below the smallest ceiling of the horizon's episodes.
     exp4p = runs[runs["algorithm"] == "sparring_exp4p"]
+    smallest = exp4p.groupby(["setting", "horizon"])["regret_ceiling"].min()
+    assert (coverage["min_ceiling"] == smallest.loc[coverage.index]).all()
+    assert (coverage["informative"] == (coverage["bound"] < coverage["min_ceiling"])).all()
+    # Coverage is the share of seeds whose regret is under the bound.
     for key, group in exp4p.groupby(["setting", "horizon"]):
         under = (group["regret"] <= coverage.loc[key, "bound"]).mean()
         assert coverage.loc[key, "coverage"] == under
@@ -221,3 +223,27 @@ def test_the_sentence_says_whether_one_half_is_in_the_interval(tables, low, high
     exp4p = (table["setting"] == "long_K3_N20") & (table["algorithm"] == "sparring_exp4p")
     table.loc[exp4p, ["slope", "slope_ci_low", "slope_ci_high"]] = [(low + high) / 2, low, high]
     assert f"; the theory's rate, 1/2, lies {verdict}." in last_decade_markdown(table)
+
+
+def test_a_bound_below_t_but_not_below_every_episodes_ceiling_is_not_informative():
+    horizon = 200_000
+    bound = sparring_exp4p_regret_bound(horizon, 3, 20, 0.05).total
+    assert bound < horizon
+    # Two settings alike but for one episode's ceiling, under the bound in the second.
+    runs = pd.DataFrame(
+        [
+            {
+                "setting": setting, "environment": "synthetic", "n_actions": 3,
+                "n_policies": 20, "n_contexts": 15, "algorithm": "sparring_exp4p",
+                "seed": seed, "horizon": t, "regret": 0.01 * t,
+                "regret_ceiling": 0.9 * bound if (setting, seed, t) == ("b", 1, horizon) else t,
+                "epsilon": math.nan,
+            }
+            for setting in ("a", "b") for seed in range(3) for t in (horizon // 10, horizon)
+        ]
+    )  # fmt: skip
+    coverage = summarise_online(runs, 0.05, True, SEED)["coverage"]
+    coverage = coverage.set_index(["setting", "horizon"])
+    assert coverage.loc[("a", horizon), "informative"]
+    assert not coverage.loc[("b", horizon), "informative"]
+    assert coverage.loc[("b", horizon), "min_ceiling"] == pytest.approx(0.9 * bound)

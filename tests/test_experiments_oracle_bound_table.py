@@ -1,7 +1,9 @@
 """The bound table: ceilings, coverage on informative settings only, detection join, rates."""
 
 import math
+from functools import partial
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import REPO_ROOT
@@ -11,8 +13,11 @@ from cdbandits.experiments.oracle.bound_table import (
     bound_checks,
     bound_table,
     bound_table_markdown,
+    check_statement,
     detected_variants,
 )
+from cdbandits.experiments.oracle.ceilings import CEILINGS
+from cdbandits.experiments.oracle.statements import STATEMENTS
 
 
 def synthetic_solver_rows():
@@ -123,42 +128,54 @@ def test_the_detection_table_is_joined_on_the_statement_name(tables):
         detected_variants(detection.drop(columns="detected"))
 
 
-def test_online_rows_count_horizons_whose_bound_is_below_t(tables):
+def test_online_rows_count_horizons_whose_bound_is_below_the_episodes_ceiling(tables):
     online = pd.DataFrame(
         {
-            "setting": ["s", "s", "s"],
-            "horizon": [100, 1000, 10_000],
-            "coverage": [0.5, 0.9, 1.0],
-            "bound": [500.0, 900.0, 3000.0],
-            "mean_regret": [50.0, 200.0, 600.0],
-            "n_seeds": [30, 30, 30],
-            "empirical_slope": [0.6, 0.6, 0.6],
+            "setting": ["s"] * 4,
+            "environment": ["synthetic"] * 4,
+            "horizon": [100, 1000, 3000, 10_000],
+            "coverage": [0.5, 0.9, 0.2, 1.0],
+            "bound": [500.0, 900.0, 2000.0, 3000.0],
+            # T = 3000: the bound is below T but not below what any learner can reach.
+            "min_ceiling": [40.0, 950.0, 1500.0, 5000.0],
+            "mean_regret": [50.0, 200.0, 300.0, 600.0],
+            "n_seeds": [30, 30, 30, 30],
+            "empirical_slope": [0.6] * 4,
         }
     )
     joined, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, online_coverage=online)
     row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
-    # T = 100 is vacuous (bound 500 >= 100): its coverage 0.5 is not counted.
-    assert (row["settings"], row["informative_settings"], row["informative_trials"]) == (3, 2, 60)
+    # T = 100 and 3000 are vacuous (bound at least the ceiling): their coverage is not counted.
+    assert (row["settings"], row["informative_settings"], row["informative_trials"]) == (4, 2, 60)
     assert row["coverage"] == pytest.approx(57 / 60)
     assert row["worst_setting_coverage"] == 0.9 and not row["meets_guarantee"]
     assert row["smallest_informative_budget"] == ""  # informative settings exist
-    # A setting whose every horizon is vacuous: the smallest T from the bound's formula, with
-    # the uniform expert or without, whichever gives the recorded bound.
+    assert row["ceiling"] == CEILINGS["regret_ceiling"]
+    adversarial = online.assign(environment="adversarial")
+    joined, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, online_coverage=adversarial)
+    row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
+    assert row["ceiling"] == CEILINGS["counter_play_regret_ceiling"]
+    # A setting whose every horizon is vacuous: the smallest T from the bound's formula at
+    # the smallest ceiling per round, with the uniform expert or without, whichever gives
+    # the recorded bound.
     for uniform_expert in (True, False):
         bounds = [
             sparring_exp4p_regret_bound(t, 3, 50, 0.05, uniform_expert).total for t in (100, 1000)
         ]
         vacuous = online.iloc[:2].assign(
-            bound=bounds, n_actions=3, n_policies=50, delta=0.05, horizon=[100, 1000]
+            bound=bounds,
+            n_actions=3,
+            n_policies=50,
+            delta=0.05,
+            horizon=[100, 1000],
+            min_ceiling=[60.0, 500.0],
         )
         joined, _ = bound_table(bound_checks(tables), tables, 0.05, seed=0, online_coverage=vacuous)
         row = joined[joined["reference"] == "Theorem sparring-exp4"].iloc[0]
         horizon = int(row["smallest_informative_budget"].removeprefix("T = ").replace(",", ""))
-        assert sparring_exp4p_regret_bound(horizon, 3, 50, 0.05, uniform_expert).total < horizon
-        assert (
-            sparring_exp4p_regret_bound(horizon - 1, 3, 50, 0.05, uniform_expert).total
-            >= horizon - 1
-        )
+        bound = partial(sparring_exp4p_regret_bound, n_actions=3, n_policies=50, delta=0.05)
+        assert bound(horizon, uniform_expert=uniform_expert).total < 0.5 * horizon
+        assert bound(horizon - 1, uniform_expert=uniform_expert).total >= 0.5 * (horizon - 1)
     with pytest.raises(KeyError, match="empirical_slope"):
         bound_table(
             bound_checks(tables),
@@ -178,3 +195,25 @@ def test_results_md_shows_the_bound_table_markdown_the_workflow_writes():
     # The note and the header (after the run's summary sentence); an empty table ends with
     # one more newline.
     assert bound_table_markdown(no_rows)[:-1] in shown
+
+
+def test_a_regret_below_its_floor_fails_the_check_and_one_within_the_range_holds():
+    statement = {s.name: s for s in STATEMENTS}["main_regret_lp"]
+    rows = pd.DataFrame(
+        {
+            "algorithm": "explore_exploit_lp",
+            "horizon": [1000] * 4,
+            "seed": range(4),
+            "regret": [-50.0, -10.0, 0.0, 120.0],
+            "regret_bound": [100.0] * 4,
+            "regret_ceiling": [500.0] * 4,
+            "regret_floor": [-10.0] * 4,
+        }
+    )
+    checks = check_statement(statement, rows)
+    np.testing.assert_array_equal(checks["floor"], -10.0)
+    # Below the floor (no learner's regret), at it, within the range, above the bound.
+    assert checks["held"].tolist() == [False, True, True, False]
+    without_floor = {s.name: s for s in STATEMENTS}["fpl"]
+    assert not without_floor.floor
+    assert np.isneginf(check_statement(without_floor, synthetic_solver_rows()[:1])["floor"]).all()

@@ -8,20 +8,25 @@ import numpy as np
 import pytest
 
 from cdbandits.contextual.duels import schedule_log
+from cdbandits.contextual.environments import CounterPlayAdversary
+from cdbandits.contextual.policies import RandomLinearPolicies
 from cdbandits.contextual.regret import regret_curve
 from cdbandits.experiments.oracle.ceilings import (
     CEILINGS,
+    counter_play_regret_ceiling,
     declared_constants,
     deviation_ceiling,
     exploitability_ceiling,
     projection_ceiling,
     regret_ceiling,
+    regret_floor,
     round_agreement,
 )
 from cdbandits.experiments.oracle.environment import (
     build_environment,
     cyclic_population,
     environment_of,
+    switching_population,
 )
 from cdbandits.experiments.oracle.settings import EnvironmentSettings
 from cdbandits.experiments.oracle.statements import STATEMENTS
@@ -112,6 +117,108 @@ def test_the_regret_ceiling_is_the_regret_of_the_worst_learner(drawn):
         first, second = (rng.integers(0, 3, size=contexts.size) for _ in range(2))
         log = schedule_log(population, contexts, uniforms, first, second)
         assert regret_curve(log, oracle)[0] <= ceiling + 1e-9
+
+
+def _learner_regrets(population, actions, contexts, rng, count):
+    """Regret (rd1, by enumeration of the policies) of ``count`` random learners."""
+    uniforms = rng.random(contexts.size)
+    k = population.n_actions
+    regrets = []
+    for _ in range(count):
+        first, second = (rng.integers(0, k, size=contexts.size) for _ in range(2))
+        gains = schedule_log(population, contexts, uniforms, first, second).gains
+        regrets.append(max(gains[np.arange(contexts.size), actions[contexts, p]].sum()
+                           for p in range(actions.shape[1])))  # fmt: skip
+    return regrets
+
+
+def test_the_regret_floor_is_below_every_learner_and_above_every_mixtures_guarantee(drawn):
+    population = drawn.population
+    actions = drawn.actions[:, drawn.representatives]
+    rng = np.random.default_rng(4)
+    contexts = rng.integers(0, population.n_contexts, size=200)
+    floor = regret_floor(population, actions, contexts)
+    counts = np.bincount(contexts, minlength=population.n_contexts)
+    assert min(_learner_regrets(population, actions, contexts, rng, 20)) >= floor - 1e-9
+    # Every mixture W guarantees sum_x n_x min_a sum_pi W(pi) P_x(pi(x), a); the floor is
+    # the best guarantee (pure policies and random mixtures included).
+    gains = population.matrices[np.arange(population.n_contexts)[:, None], actions]  # x, pi, a
+    for weights in [*np.eye(actions.shape[1]), *rng.dirichlet(np.ones(actions.shape[1]), 30)]:
+        guarantee = counts @ np.einsum("xpa,p->xa", gains, weights).min(axis=1)
+        assert guarantee <= floor + 1e-9
+    # The regret can be negative: the class is restricted, the learner's actions are not.
+    assert floor < 0
+
+
+def test_the_regret_floor_is_reached_when_the_class_holds_a_winner_or_one_policy():
+    population = switching_population(16, 0.5)
+    switching = environment_of(population, 2)
+    actions = switching.actions[:, switching.representatives]
+    rng = np.random.default_rng(5)
+    contexts = rng.integers(0, 16, size=300)
+    # The Condorcet winner of every context is a policy of the class: duelling it with
+    # itself gives regret 0, and no learner does better.
+    assert regret_floor(population, actions, contexts) == pytest.approx(0.0, abs=1e-9)
+    winner = population.matrices.min(axis=2).argmax(axis=1)
+    log = schedule_log(population, contexts, rng.random(300), winner[contexts], winner[contexts])
+    assert regret_curve(log, switching.population_oracle)[0] == pytest.approx(0.0, abs=1e-9)
+    # One policy: the learner that beats it most in every round reaches the floor.
+    counts = np.bincount(contexts, minlength=16)
+    worst = population.matrices[np.arange(16)[:, None], actions].min(axis=2)  # (x, pi)
+    loser = int(np.argmin(counts @ worst))
+    floor = regret_floor(population, actions[:, [loser]], contexts)
+    assert floor == pytest.approx(counts @ worst[:, loser], abs=1e-9)
+    assert floor < 0
+
+
+def _counter_play_episode(adversary, table_actions, contexts_of_learner, rounds, seed):
+    """Play ``rounds`` rounds against the adversary; ``contexts_of_learner(x)`` gives the
+    learner's duel in context ``x``. Returns the context ids and the rounds' ``P_t``."""
+    adversary.reset(np.random.default_rng(seed))
+    ids, matrices = [], []
+    for _ in range(rounds):
+        x = adversary.next_context()
+        matrices.append(adversary.preference_matrix().copy())
+        adversary.duel(*contexts_of_learner(x))
+        ids.append(x)
+    return np.array(ids), np.array(matrices)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_counter_play_ceiling_is_the_largest_sum_a_learner_can_make_the_adversary_give(k):
+    rng = np.random.default_rng(6)
+    contexts = rng.standard_normal((9, 2))
+    adversary = CounterPlayAdversary(contexts, k, margin=0.7)
+    policies = RandomLinearPolicies(k, 40, random_state=np.random.default_rng(7))
+    policies.fit(contexts)
+    actions = policies.action_table(contexts).actions.astype(np.int64)
+    oracle = policies.oracle(contexts)
+    horizon, seed = 60, 8
+
+    def sums(ids, matrices):
+        """max_pi sum_t max_a P_t(pi(x_t), a), by enumeration."""
+        best = matrices.max(axis=2)  # (T, K)
+        return max(best[np.arange(ids.size), actions[ids, p]].sum() for p in range(40))
+
+    reached = []
+    for policy in range(actions.shape[1]):  # the learner that makes pi(x) the winner
+        ids, matrices = _counter_play_episode(
+            adversary, actions, lambda x, p=policy: ((actions[x, p] - 1) % k,) * 2, horizon, seed
+        )
+        reached.append(sums(ids, matrices))
+    ceiling = counter_play_regret_ceiling(adversary, oracle, ids)
+    assert max(reached) == pytest.approx(ceiling, abs=1e-12)
+    for _ in range(10):  # random learners stay below, and so do their regrets (rd1)
+        plays = rng.integers(0, k, size=(9, 2))
+        ids, matrices = _counter_play_episode(
+            adversary, actions, lambda x, plays=plays: tuple(plays[x]), horizon, seed
+        )
+        assert sums(ids, matrices) <= ceiling + 1e-12
+        gains = (matrices[:, :, plays[ids, 0]] + matrices[:, :, plays[ids, 1]]) / 2
+        regret = max(gains[np.arange(horizon), actions[ids, p], np.arange(horizon)].sum()
+                     for p in range(40))  # fmt: skip
+        assert regret <= ceiling + 1e-12
+    assert ceiling <= 0.7 * horizon  # at most the margin a round
 
 
 #: Three policies on three rounds that all play action 0 in the first: every policy agrees

@@ -19,6 +19,10 @@ they meet the same contexts and duel uniforms (common random numbers). Recorded 
 
 * the exact regret (rd1) at log-spaced checkpoints up to ``T`` (one batched oracle call),
   denser in the last decade for the long run (``last_decade_checkpoints``);
+* the largest regret (rd1) any learner can have on the episode's contexts, its *ceiling*
+  (:func:`~cdbandits.experiments.oracle.ceilings.regret_ceiling` on a finite population,
+  :func:`~cdbandits.experiments.oracle.ceilings.counter_play_regret_ceiling` against the
+  adaptive adversary; one oracle call on the contexts' round counts);
 * for SparringEXP4.P on a finite population, the exploitability of the online-to-batch
   average ``Wbar`` of its row player, ``eps = -min_rho Wbar^T M rho``, with ``m = T``.
 
@@ -60,6 +64,7 @@ from ...contextual.regret import (
     regret_curve,
 )
 from ...randomness import named_generator
+from ..oracle.ceilings import counter_play_regret_ceiling, regret_ceiling
 from .settings import (
     ALGORITHMS,
     AdversarialParameters,
@@ -79,6 +84,7 @@ __all__ = [
     "OnlineInstance",
     "OnlineSetting",
     "build_instance",
+    "episode_ceiling",
     "online_settings",
     "run_online_shard",
 ]
@@ -140,7 +146,7 @@ def online_settings(sections: EnvironmentSections) -> tuple[OnlineSetting, ...]:
 #: The columns of a shard's ``runs`` table, and the ones that identify a row.
 RUN_COLUMNS = (
     "setting", "environment", "n_actions", "n_policies", "n_contexts", "algorithm", "seed",
-    "horizon", "regret", "epsilon",
+    "horizon", "regret", "regret_ceiling", "epsilon",
 )  # fmt: skip
 RUN_KEYS = ("setting", "algorithm", "seed", "horizon")
 
@@ -260,6 +266,15 @@ def _checkpoints(horizon: int, count: int, last_decade: int = 0) -> NDArray[np.i
     return np.union1d(points, [horizon])
 
 
+def episode_ceiling(instance: OnlineInstance, context_ids: NDArray[np.int64]) -> float:
+    """The largest regret (rd1) of any learner on an episode's contexts (module docstring)."""
+    if instance.population is not None:
+        return regret_ceiling(instance.population, instance.oracle, context_ids)
+    if isinstance(instance.environment, CounterPlayAdversary):
+        return counter_play_regret_ceiling(instance.environment, instance.oracle, context_ids)
+    raise TypeError(f"{instance.setting.name}: no regret ceiling for {instance.environment!r}")
+
+
 def _run_episodes(
     instance: OnlineInstance, seed_index: int, seed: int, sweep: OnlineSweep
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -296,6 +311,7 @@ def _run_episodes(
                     "seed": seed_index,
                     "horizon": horizon,
                     "regret": float(regrets[-1]),
+                    "regret_ceiling": episode_ceiling(instance, log.context_ids),
                     "epsilon": epsilon,
                 }
             )
@@ -340,7 +356,8 @@ def run_online_shard(
     -------
     runs : pandas.DataFrame
         One row per episode (columns :data:`RUN_COLUMNS`): setting, environment, n_actions,
-        n_policies, n_contexts, algorithm, seed, horizon, regret (at ``T``), epsilon
+        n_policies, n_contexts, algorithm, seed, horizon, regret (at ``T``), regret_ceiling
+        (the largest regret any learner can have on the episode's contexts), epsilon
         (``Wbar``'s exploitability for SparringEXP4.P on a finite population, NaN otherwise).
     curves : pandas.DataFrame
         One row per checkpoint of each episode (columns :data:`CURVE_COLUMNS`).

@@ -32,6 +32,7 @@ from ...stats import (
     log_log_slope,
     mean_with_interval,
 )
+from ..oracle.statements import is_informative
 from ..shards import combine_shards
 from .experiments import CURVE_KEYS, RUN_KEYS, build_instance, online_settings
 from .figures import is_long_run, setting_kind, setting_order
@@ -111,10 +112,11 @@ def summarise_online(
         slope of the mean regret against ``T`` over all horizons, with a bootstrap interval,
         and between the two largest horizons (theory for SparringEXP4.P: at most 1/2
         asymptotically); ``"coverage"``: per setting and horizon, the bound of
-        Theorem sparring-exp4, the fraction of seeds with SparringEXP4.P's regret at most the
-        bound and whether it reaches ``1 - delta``; ``"online_to_batch"``: per setting and
-        ``m``, the mean ``eps`` of ``Wbar`` with its interval and the slope against ``m``
-        (theory: -1/2).
+        Theorem sparring-exp4, the smallest of the episodes' regret ceilings, whether the
+        bound is below it (*informative*), the fraction of seeds with SparringEXP4.P's regret
+        at most the bound and whether it reaches ``1 - delta``; ``"online_to_batch"``: per
+        setting and ``m``, the mean ``eps`` of ``Wbar`` with its interval and the slope
+        against ``m`` (theory: -1/2).
     """
     rng = named_generator(seed, "online", "bootstrap")
     keys = ["setting", "environment", "n_actions", "n_policies", "n_contexts"]
@@ -142,8 +144,12 @@ def summarise_online(
                     "horizon": horizon,
                     "delta": delta,
                     "bound": bound.total,
-                    # Regret (rd1) is at most T: a bound at least T holds whatever happens.
-                    "informative": bound.total < horizon,
+                    # A bound at or above the largest regret any learner can have on an
+                    # episode's contexts holds whatever happens there.
+                    "min_ceiling": float(by_horizon["regret_ceiling"].min()),
+                    "informative": bool(
+                        is_informative(bound.total, by_horizon["regret_ceiling"].min())
+                    ),
                     "exp4p_term": bound.exp4p_term,
                     "azuma_term": bound.azuma_term,
                     "bound_conditions_hold": bound.conditions_hold,
@@ -383,7 +389,8 @@ def coverage_markdown(coverage: pd.DataFrame) -> str:
         "mean_regret": "mean regret",
         "max_regret": "max regret",
         "bound": "bound",
-        "informative": "bound < T",
+        "min_ceiling": "smallest ceiling",
+        "informative": "bound < ceiling",
         "coverage": "coverage",
         "required_coverage": "required",
         "empirical_slope": "slope",

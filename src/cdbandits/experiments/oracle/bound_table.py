@@ -11,7 +11,8 @@ trials in the broken-variant detection (its two fixed populations, sweeps named
 
 * settings run, and informative settings (every trial's bound below its ceiling);
 * coverage on the informative settings only (fraction of their (seed, setting) trials in
-  which the bound held, every check of the trial for Theorem approx-proj) with its 95%
+  which the bound held, every check of the trial for Theorem approx-proj, and the measured
+  value was at least the statement's floor where it has one) with its 95%
   Clopper-Pearson interval, and whether the worst informative setting reaches
   ``1 - delta``; coverage of vacuous settings is not evidence and is not reported;
 * bound / measured (median over the informative trials);
@@ -24,7 +25,8 @@ trials in the broken-variant detection (its two fixed populations, sweeps named
   only where the sweep scales the parameters as the statement requires.
 
 Rows of Theorem sparring-exp4 from the Section 5 sweep's coverage table are joined per
-setting (informative horizons: bound below ``T``).
+setting (informative horizons: bound below the smallest ceiling of their episodes, the
+largest regret any learner can have on the episode's contexts, recorded by the sweep).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from ...stats import bootstrap_slope_per_value, clopper_pearson
 from .broken_variants import CORRECT
 from .budgets import smallest_informative_budget, sparring_budget
 from .ceilings import CEILINGS
-from .statements import STATEMENTS, Statement, evaluate, is_informative
+from .statements import STATEMENTS, Statement, evaluate, is_above_floor, is_informative
 
 __all__ = [
     "BOOTSTRAP",
@@ -65,8 +67,9 @@ DETECTION_COLUMNS = ("statement", "variant", "seeds", "detections", "detected", 
 #: The prefix of the detection's sweeps in the bound table.
 DETECTION_SWEEP = "detection/"
 
-#: The ceiling of the Section 5 sweep's rows (its runs record no ground-truth ceiling).
-ONLINE_CEILING = "T (a regret is at most 1 a round; the Section 5 sweep records no true ceiling)"
+#: The ceiling of the Section 5 sweep's rows, by environment (the adaptive adversary's, or a
+#: finite population's).
+ONLINE_CEILINGS = {"adversarial": "counter_play_regret_ceiling"}
 
 
 def _select(rows: pd.DataFrame, selection: tuple[tuple[str, str], ...]) -> pd.DataFrame:
@@ -94,8 +97,10 @@ def check_statement(statement: Statement, rows: pd.DataFrame, experiment: str = 
 
     Columns ``statement``, ``reference``, ``experiment``, ``parameter``, ``value`` (of the
     parameter), ``seed``, ``measured``, ``bound``, ``ceiling``, ``informative`` (bound below
-    the ceiling), ``trials`` and ``held_trials`` (one check per row, or the statement's
-    :attr:`~.statements.Statement.counts`), ``held`` (every check of the row held).
+    the ceiling), ``floor`` (the statement's floor, ``-inf`` without one), ``trials`` and
+    ``held_trials`` (one check per row, held when ``floor <= measured <= bound``, or the
+    statement's :attr:`~.statements.Statement.counts`), ``held`` (every check of the row
+    held).
     """
     frame = pd.DataFrame(
         {
@@ -111,9 +116,13 @@ def check_statement(statement: Statement, rows: pd.DataFrame, experiment: str = 
     frame["bound"] = evaluate(statement.bound, rows)
     frame["ceiling"] = evaluate(statement.ceiling, rows)
     frame["informative"] = is_informative(frame["bound"], frame["ceiling"])
+    frame["floor"] = evaluate(statement.floor, rows) if statement.floor else -np.inf
     if statement.counts is None:
         frame["trials"] = 1
-        frame["held_trials"] = (frame["measured"] <= frame["bound"]).astype(np.int64)
+        held = (frame["measured"] <= frame["bound"]) & is_above_floor(
+            frame["measured"], frame["floor"], frame["ceiling"]
+        )
+        frame["held_trials"] = held.astype(np.int64)
     else:
         held, trials = statement.counts
         frame["trials"] = rows[trials].to_numpy(dtype=np.int64)
@@ -349,17 +358,18 @@ def bound_table(
 
 def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
     """Theorem sparring-exp4 rows from the Section 5 coverage table, one per setting."""
-    required = {"setting", "horizon", "coverage", "bound", "mean_regret", "n_seeds"}
-    missing = (required | {"empirical_slope"}) - set(coverage.columns)
+    required = {"setting", "environment", "horizon", "coverage", "bound", "min_ceiling"}
+    missing = (required | {"mean_regret", "n_seeds", "empirical_slope"}) - set(coverage.columns)
     if missing:
         raise KeyError(f"the Section 5 coverage table lacks columns {sorted(missing)}")
     rows = []
     for setting, part in coverage.groupby("setting", sort=False):
-        informative = part[part["bound"] < part["horizon"]]
+        informative = part[is_informative(part["bound"], part["min_ceiling"])]
         held = (informative["coverage"] * informative["n_seeds"]).round().astype(int).sum()
         count = int(informative["n_seeds"].sum())
         ratio = informative["bound"] / informative["mean_regret"].abs()
         budget = None if count else _online_budget(part, delta)
+        ceiling = ONLINE_CEILINGS.get(part["environment"].iloc[0], "regret_ceiling")
         rows.append(
             {
                 "statement": f"sparring_exp4_{setting}",
@@ -368,7 +378,7 @@ def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
                     f"SparringEXP4.P regret (rd1) <= its explicit bound, setting {setting} "
                     "(Section 5 sweep)"
                 ),
-                "ceiling": ONLINE_CEILING,
+                "ceiling": CEILINGS[ceiling],
                 "informative_sweeps": "online" if count else "",
                 "parameter": "horizon",
                 "values": ";".join(f"{v:g}" for v in sorted(part["horizon"].unique())),
@@ -391,18 +401,20 @@ def _online_rows(coverage: pd.DataFrame, delta: float) -> pd.DataFrame:
 
 def _online_budget(part: pd.DataFrame, delta: float) -> Any:
     """Theorem sparring-exp4's smallest informative ``T`` for a Section 5 setting, with or
-    without the uniform expert, whichever reproduces the bound the table records."""
+    without the uniform expert, whichever reproduces the bound the table records, against
+    the smallest ceiling per round of its horizons."""
     first = part.iloc[0]
     if not {"n_actions", "n_policies"} <= set(part.columns):
         return None
     k, n_policies = int(first["n_actions"]), int(first["n_policies"])
     setting_delta = float(first["delta"]) if "delta" in part else delta
+    rate = float((part["min_ceiling"] / part["horizon"]).min())
     for uniform_expert in (True, False):
         recorded = sparring_exp4p_regret_bound(
             int(first["horizon"]), k, n_policies, setting_delta, uniform_expert
         ).total
         if math.isclose(recorded, float(first["bound"]), rel_tol=1e-9):
-            return sparring_budget("online", k, n_policies, setting_delta, uniform_expert)
+            return sparring_budget("online", k, n_policies, setting_delta, uniform_expert, rate)
     return None
 
 
@@ -462,9 +474,13 @@ def bound_table_markdown(summary: pd.DataFrame) -> str:
         "and V as declared for the estimator) and compared with its ceiling, the largest "
         "value the bounded quantity can take on the run's ground truth (column ceiling: "
         "computed from the true policy game M, the drawn contexts, or the game Mhat a "
-        "solver is given). A setting is informative when the bound is below the ceiling in "
-        "every trial; coverage (fraction of (seed, setting) trials in which the bound held, "
-        "95% Clopper-Pearson interval, n trials) is counted on informative settings only, "
+        "solver is given; against the adaptive adversary, over every preference sequence a "
+        "learner can make it choose on the drawn contexts). A setting is informative when "
+        "the bound is below the ceiling in every trial; coverage (fraction of (seed, "
+        "setting) trials in which the bound held and, for the regrets of the oracle sweeps, "
+        "the measured regret was at least its floor, the smallest regret any learner can "
+        "have on the drawn contexts; 95% Clopper-Pearson interval, n trials) is counted on "
+        "informative settings only, "
         "since a bound above its ceiling holds whatever the algorithm does. Settings include "
         "the correct code's informative trials in the broken-variant detection "
         "(detection/<population>/<sweep>: the switching and cyclic populations). Statements "

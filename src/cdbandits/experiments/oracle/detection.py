@@ -5,9 +5,11 @@ the sweep trials of :mod:`.experiments` on the parts of :data:`PARTS` (settings 
 :mod:`.detection_settings`, on the two fixed populations: *switching*, with a Condorcet
 winner in the class, and *cyclic*, whose von Neumann winner is mixed), and every statement
 of :data:`~.statements.STATEMENTS` is checked on its rows exactly as the bound table checks
-it (:func:`~.bound_table.check_statement`). Only *informative* trials count (bound below
-the ground truth's ceiling, :mod:`.ceilings`): elsewhere the bound holds whatever the code
-does. A check *detects* a variant when its bound failed at more than a fraction ``delta``
+it (:func:`~.bound_table.check_statement`: a trial fails when the measured quantity is
+above its bound or below its floor, the smallest value any output can give on the ground
+truth, which a regret has). Only *informative* trials count (bound below the ground
+truth's ceiling, :mod:`.ceilings`): elsewhere the bound holds whatever the code does. A
+check *detects* a variant when it failed at more than a fraction ``delta``
 of its informative trials, i.e. when the bound table's guarantee (coverage at least
 ``1 - delta``) would fail; a check that flags the control raises a false alarm.
 
@@ -62,7 +64,7 @@ logger = logging.getLogger(__name__)
 
 #: Columns of the detection matrix (one row per statement and variant): ``seeds`` counts the
 #: informative trials checked (a seed on each part the statement is checked on),
-#: ``detections`` those at which the bound failed, ``applies`` whether any of them ran the
+#: ``detections`` those at which the check failed, ``applies`` whether any of them ran the
 #: variant's code, ``measured`` and ``control_measured`` the mean measured quantity of the
 #: variant and of the control on those trials.
 DETECTION_COLUMNS = (

@@ -46,8 +46,11 @@ def detection_markdown(result: DetectionResult) -> str:
     matrix, checks, variants = result.matrix, result.checks, result.variants
     statements = list(checks["statement"])
     lines = [
-        f"{status_counts(variants)}. A check detects a variant when its bound fails at more "
-        "than delta of its informative trials (bound below the ground truth's ceiling); "
+        f"{status_counts(variants)}. A check fails at a trial when the measured quantity "
+        "is above its bound or, for a regret, below its floor (the smallest regret any "
+        "learner can have on the episode's contexts, from the ground truth); it detects a "
+        "variant when it fails at more than delta of its informative trials (bound below "
+        "the ground truth's ceiling); "
         "`harmless here`: every bound met and no mean measured quantity above "
         f"{HARMLESS_FACTOR:g}x the correct code's on the same trials (for a broken regret "
         f"measurement, none below 1/{HARMLESS_FACTOR:g} of it either).",
@@ -61,7 +64,7 @@ def detection_markdown(result: DetectionResult) -> str:
         lines.append(f"| {row.variant} | {row.kind} | {status} | {reason} |")
     lines += [
         "",
-        "Informative trials (seed and sweep) at which each check's bound failed / informative "
+        "Informative trials (seed and sweep) at which each check failed / informative "
         "trials run (**bold**: detected; `·`: the check runs none of the variant's code; "
         "`raised`: the library refused the variant before the check).",
         "",

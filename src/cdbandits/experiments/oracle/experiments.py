@@ -73,6 +73,7 @@ from .ceilings import (
     exploitability_ceiling,
     projection_ceiling,
     regret_ceiling,
+    regret_floor,
     round_agreement,
 )
 from .environment import SweepEnvironment, build_environment
@@ -374,8 +375,8 @@ def regret_trial(
     """One (horizon, seed) of the ``regret`` experiment: explore-then-exploit and SparringEXP4.P.
 
     Theorem main-regret's bound takes the ``L`` and ``V`` declared for the estimator; every
-    row carries the largest regret any learner can have on its episode's contexts
-    (:func:`~.ceilings.regret_ceiling`).
+    row carries the largest and the smallest regret any learner can have on its episode's
+    contexts (:func:`~.ceilings.regret_ceiling`, :func:`~.ceilings.regret_floor`).
     """
     delta, horizon, index = settings.delta, trial.horizon, trial.seed
     k = environment.n_actions
@@ -385,6 +386,7 @@ def regret_trial(
     share = settings.failure_share
     m = implementations.explore_rounds(settings, horizon, n_policies, k)
     n_fpl = settings.fpl_rounds
+    distinct_actions = environment.actions[:, environment.representatives]
     rows = []
     solvers = (
         (
@@ -430,6 +432,9 @@ def regret_trial(
                 "regret_ceiling": regret_ceiling(
                     environment.population, environment.population_oracle, run.log.context_ids
                 ),
+                "regret_floor": regret_floor(
+                    environment.population, distinct_actions, run.log.context_ids
+                ),
                 "exploitability": environment.exploitability(run.mixture),
             }
         )
@@ -463,6 +468,7 @@ def regret_trial(
             "regret_ceiling": regret_ceiling(
                 environment.population, environment.population_oracle, log.context_ids
             ),
+            "regret_floor": regret_floor(environment.population, distinct_actions, log.context_ids),
             "exploitability": -contextual_exploitability(
                 environment.population, environment.population_oracle, distributions
             ),

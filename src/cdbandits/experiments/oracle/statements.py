@@ -26,6 +26,11 @@ Ceilings (columns the sweeps write, :data:`~.ceilings.CEILINGS` says how each is
 * ``regret_ceiling``: the largest regret (rd1) any learner can have on the episode's
   contexts (Theorems main-regret and sparring-exp4).
 
+A statement whose quantity has a *floor* on the ground truth (:attr:`Statement.floor`: the
+smallest value any output can give, ``regret_floor`` for a regret) is also checked from
+below: a measured value under the floor is no value of the quantity, so a trial holds
+only when ``floor <= measured <= bound``.
+
 The statement names are the join key of the bound table with the broken-variant detection
 table (``results/oracle/detection.csv``, column ``statement``): keep them stable.
 """
@@ -39,7 +44,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["FORMULAS", "STATEMENTS", "Source", "Statement", "evaluate", "is_informative"]
+__all__ = [
+    "FORMULAS",
+    "STATEMENTS",
+    "Source",
+    "Statement",
+    "evaluate",
+    "is_informative",
+    "is_above_floor",
+]
 
 Selection = tuple[tuple[str, str], ...]
 
@@ -88,6 +101,9 @@ class Statement:
     detection_sources : tuple of Source, optional
         Tables of the broken-variant detection only (not sweeps of the bound table) on
         which it is also checked (:mod:`.detection`).
+    floor : str, optional
+        Expression of the smallest value the quantity can take (module docstring); empty
+        when the quantity has none worth checking.
     """
 
     name: str
@@ -103,6 +119,7 @@ class Statement:
     counts: tuple[str, str] | None = None
     more_sources: tuple[Source, ...] = ()
     detection_sources: tuple[Source, ...] = ()
+    floor: str = ""
 
     @property
     def sources(self) -> tuple[Source, ...]:
@@ -147,6 +164,14 @@ def is_informative(bound: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
     ceiling in exact arithmetic is not informative)."""
     bound, ceiling = np.asarray(bound, dtype=np.float64), np.asarray(ceiling, dtype=np.float64)
     return bound < ceiling - 1e-9 * np.abs(ceiling)
+
+
+def is_above_floor(measured: ArrayLike, floor: ArrayLike, ceiling: ArrayLike) -> NDArray[np.bool_]:
+    """Whether each measured value is at least its floor, up to rounding relative to the
+    ceiling."""
+    measured = np.asarray(measured, dtype=np.float64)
+    floor = np.asarray(floor, dtype=np.float64)
+    return measured >= floor - 1e-9 * np.abs(np.asarray(ceiling, dtype=np.float64))
 
 
 _PAPER = ("estimator", "importance_weighted")
@@ -305,6 +330,7 @@ STATEMENTS = (
         parameter="horizon",
         theory_rate=None,
         ceiling="regret_ceiling",
+        floor="regret_floor",
         description="explore-then-exploit regret (rd1), game solved by SparringFPL (fixed N)",
         detection_sources=(Source("small_regret", (("algorithm", "explore_exploit_fpl"),)),),
     ),
@@ -318,6 +344,7 @@ STATEMENTS = (
         parameter="horizon",
         theory_rate=2 / 3,
         ceiling="regret_ceiling",
+        floor="regret_floor",
         description="explore-then-exploit regret (rd1), game solved exactly (eps_alg -> 0 limit)",
     ),
     Statement(
@@ -330,6 +357,7 @@ STATEMENTS = (
         parameter="horizon",
         theory_rate=0.5,
         ceiling="regret_ceiling",
+        floor="regret_floor",
         description="SparringEXP4.P regret (rd1) on the explore-then-exploit environment",
     ),
 )
