@@ -51,7 +51,9 @@ def test_text_report_of_a_small_log(capsys, cycle_log):
     assert status == 0, err
     assert "cycle.csv: 37 records, 4 items" in out
     assert "== 4 items, 37 comparisons, 6 of 6 pairs compared ==" in out
-    assert "von Neumann winner (certified" in out
+    assert "von Neumann winner of the rates (certified" in out
+    assert "conventions: matrix: rates (" in out and "; ties: half;" in out
+    assert "unranked" not in out  # no PrefLib file
     assert "bootstrap: in support" in out and "posterior: 95% interval" in out
     assert "no single item beats this lottery with probability above" in out
     assert "Condorcet winner: none" in out
@@ -680,7 +682,9 @@ def strict_json(text):
 def test_json_holds_no_nan_even_where_a_ranking_is_undefined(capsys, tmp_path):
     path = tmp_path / "chain.csv"
     path.write_text("first,second,outcome\na,b,1\nb,c,1\na,c,1\n")  # BT has no MLE
-    status, out, err = run(capsys, "--pairs", str(path), "--resamples", "20", "--json")
+    status, out, err = run(
+        capsys, "--pairs", str(path), "--resamples", "20", "--json", "--rankings"
+    )
     assert status == 0, err
     rankings = strict_json(out)["results"][0]["rankings"]
     assert all(row["bradley_terry_rank"] is None for row in rankings)

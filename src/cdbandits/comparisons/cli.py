@@ -9,6 +9,13 @@
     cdbandits winners --pairs log.csv --first a --second b --winner preferred --context topic
     cdbandits winners --pairs 00006-00000001.toc
 
+The report opens with every convention the numbers rest on: the matrix (``--matrix``:
+the majority margins, default for PrefLib files, or each pair's rate, default for table
+logs; see :mod:`.counts`), ties, the PrefLib rule for unranked alternatives, pairs never
+compared and rare items; the JSON output holds them under ``settings``. When the log's
+matrix has more than one von Neumann winner the report says so and gives each item's least
+and largest weight over all of them beside the reported one (the analytic centre).
+
 Exit status 0 on success; 2 for unreadable or invalid input, an option that does not apply
 to the input or contradicts another, an input beyond a limit (:mod:`cdbandits.limits`; the
 message gives what was found, the memory it would need and the option that raises the
@@ -61,12 +68,19 @@ from .records import (
     similar_item_names,
     warn,
 )
-from .settings import RESAMPLING_METHODS, CountPolicy
+from .settings import RESAMPLING_METHODS, CountPolicy, MatrixEstimand
 
 if TYPE_CHECKING:
     from .analysis import AnalysisSettings, LogAnalysis
 
-__all__ = ["add_pairs_arguments", "main", "read_pairs", "run_pairs"]
+__all__ = [
+    "add_pairs_arguments",
+    "conventions_line",
+    "main",
+    "matrix_estimand",
+    "read_pairs",
+    "run_pairs",
+]
 
 _PROG = "cdbandits winners"
 
@@ -86,6 +100,13 @@ _SETTING_OPTIONS = {
     "top": "--top",
     "min_comparisons": "--min-comparisons",
     "jobs": "--jobs",
+}
+
+#: What each matrix estimand is, for the report's header.
+_MATRIX_TEXT = {
+    "margins": "majority margins, wins minus losses of each pair over c, the most "
+    "comparisons of one pair: the maximal lottery of social choice",
+    "rates": "each pair's rate, 2 wins/(wins + losses) - 1: the paper's preference matrix",
 }
 
 
@@ -178,6 +199,22 @@ def read_pairs(arguments: argparse.Namespace) -> ComparisonLog:
     return concatenate_logs(logs)
 
 
+def matrix_estimand(arguments: argparse.Namespace) -> MatrixEstimand:
+    """``--matrix``, else the default of the input: margins for PrefLib files, rates for
+    table logs (the reasons are in ``--help`` and :mod:`.counts`); mixed input must choose."""
+    if arguments.matrix is not None:
+        return arguments.matrix
+    preflib = preflib_files(arguments)
+    if all(preflib):
+        return "margins"
+    if not any(preflib):
+        return "rates"
+    raise ComparisonLogError(
+        "the files mix PrefLib elections (whose default matrix is the majority margins) and "
+        "table logs (whose default is the rates): choose --matrix margins or --matrix rates"
+    )
+
+
 def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
     """The :class:`~.analysis.AnalysisSettings` the options describe (ranges checked there)."""
     methods = {"both": RESAMPLING_METHODS, "none": ()}.get(arguments.method, (arguments.method,))
@@ -198,6 +235,7 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
     try:
         return AnalysisSettings(
             policy=CountPolicy(
+                matrix=matrix_estimand(arguments),
                 ties=arguments.ties,
                 unobserved=arguments.unobserved,
                 rare_items=arguments.rare_items,
@@ -210,6 +248,7 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
             bt_pseudo_count=arguments.bt_pseudo_count,
             top=arguments.top,
             jobs=arguments.jobs,
+            rankings=arguments.rankings,
         )
     except ValueError as error:
         setting = str(error).split(" ", 1)[0]
@@ -262,6 +301,9 @@ def _support_table(analysis: LogAnalysis) -> str:
         "item": [analysis.items[i] for i in shown],
         "weight": [f"{analysis.weights[i]:.3f}" for i in shown],
     }
+    if analysis.unique is False:
+        low, high = analysis.weight_range
+        table["over all winners"] = [f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown]
     for dist in dists:
         low, high = dist.weight_interval()
         table[f"{dist.method}: in support"] = [_percent(dist.support_probability[i]) for i in shown]
@@ -277,27 +319,51 @@ def _most_likely(items: Sequence[str], probability: NDArray[np.float64], count: 
     return ", ".join(f"{items[i]} {_percent(probability[i])}" for i in likely if probability[i] > 0)
 
 
+def _uniqueness(analysis: LogAnalysis) -> str:
+    """Whether the weights shown are the only von Neumann winner, for the report."""
+    if analysis.unique is None:
+        return f"uniqueness not checked above {DENSE_MAX_K} items"
+    return "unique" if analysis.unique else "NOT unique, see below"
+
+
 def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
     """Text report of one analysis (see the module docstring of :mod:`.cli`)."""
     k = len(analysis.items)
     observed = int(np.triu(analysis.counts.observed, 1).sum())
     title = f"context {analysis.context}: " if analysis.context is not None else ""
+    matrix = analysis.counts.matrix
+    scale = f", c = {analysis.counts.margin_scale:g}" if matrix == "margins" else ""
     lines = [
         f"== {title}{k} items, {analysis.log.n_comparisons:g} comparisons, {observed} of "
         f"{k * (k - 1) // 2} pairs compared ==",
-        f"von Neumann winner (certified, min_j (w^T P)_j = {analysis.certificate:.1e}, "
-        f"{analysis.solver_path}):",
+        f"von Neumann winner of the {matrix}{scale} (certified, min_j (w^T P)_j = "
+        f"{analysis.certificate:.1e}, {analysis.solver_path}; {_uniqueness(analysis)}):",
         _support_table(analysis),
-        "  (weight intervals: the least and largest weight of the item in any lottery that "
-        "could be the von Neumann winner, all items at once; cdbandits.comparisons.near_optimal)",
     ]
+    if analysis.unique is False:
+        lines.append(
+            "  (the von Neumann winner is not unique: the weights shown are the analytic "
+            "centre of all of them, and 'over all winners' is each item's least and largest "
+            "weight among them; cdbandits.comparisons.near_optimal.optimal_face_bounds)"
+        )
     dists = list(analysis.distributions.values())
+    if dists:
+        lines.append(
+            "  (weight intervals: the least and largest weight of the item in any lottery "
+            "that could be the von Neumann winner, all items at once; "
+            "cdbandits.comparisons.near_optimal)"
+        )
     for dist in dists:
         bound = dist.exploitability_bound()
+        beaten = (
+            f"by a margin above {bound:.3f} (net wins per {analysis.counts.margin_scale:g} "
+            "comparisons"
+            if matrix == "margins"
+            else f"with probability above {(1 + bound) / 2:.3f} (exploitability <= {bound:.3f}"
+        )
         lines.append(
             f"{dist.method}: with {_percent(dist.confidence)} confidence no single item beats "
-            f"this lottery with probability above {(1 + bound) / 2:.3f} (exploitability "
-            f"<= {bound:.3f}, median {np.median(dist.exploitability):.3f})"
+            f"this lottery {beaten}, median {np.median(dist.exploitability):.3f})"
         )
     condorcet = "none" if analysis.condorcet is None else analysis.items[analysis.condorcet]
     lines.append(f"Condorcet winner: {condorcet}")
@@ -311,7 +377,7 @@ def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
     for dist in dists:
         named = _most_likely(analysis.items, dist.copeland_probability)
         lines.append(f"  {dist.method}: probability of being a Copeland winner: {named}")
-    if show_rankings:
+    if show_rankings and analysis.ranking_columns:
         lines.append("Rankings (iterated maximal lotteries; items of one lottery share a rank):")
         lines.append(text_table(analysis.ranking_columns))
     return "\n".join(lines)
@@ -330,11 +396,34 @@ def _report(
             "records": log.n_records,
             "items": len(log.items),
             "seed": arguments.seed,
-            "settings": asdict(settings),
+            "settings": asdict(settings) | _input_conventions(arguments),
             "warnings": warnings_seen,
             "results": [a.to_dict(include_pairs=arguments.include_pairs) for a in analyses],
         }
     )
+
+
+def _input_conventions(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The PrefLib rules used (``None`` for a log without PrefLib files)."""
+    preflib = any(preflib_files(arguments))
+    return {
+        "unranked": arguments.unranked if preflib else None,
+        "declared_alternatives": arguments.declared_alternatives if preflib else None,
+    }
+
+
+def conventions_line(settings: AnalysisSettings, arguments: argparse.Namespace) -> str:
+    """Every convention the numbers rest on, in one line of the text report."""
+    policy = settings.policy
+    unranked = _input_conventions(arguments)["unranked"]
+    parts = [
+        f"matrix: {policy.matrix} ({_MATRIX_TEXT[policy.matrix]})",
+        f"ties: {policy.ties}",
+        *([f"unranked (PrefLib): {unranked}"] if unranked is not None else []),
+        f"unobserved pairs: {policy.unobserved}",
+        f"rare items (< {policy.min_comparisons:g} comparisons): {policy.rare_items}",
+    ]
+    return "conventions: " + "; ".join(parts)
 
 
 def _describe_input(log: ComparisonLog, settings: AnalysisSettings) -> str:
@@ -545,7 +634,7 @@ def run_pairs(arguments: argparse.Namespace) -> int:
             report["non_finite"] = non_finite
             say(_PROG, f"warning: values that are not finite numbers written as null: {non_finite}")
         return write_report(_PROG, json_text(report))
-    text = [_describe_input(log, settings)]
+    text = [_describe_input(log, settings), conventions_line(settings, arguments)]
     text += [format_analysis(analysis, arguments.rankings) for analysis in analyses]
     return write_report(_PROG, "\n".join(text))
 
