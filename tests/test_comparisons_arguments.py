@@ -117,7 +117,7 @@ def test_help_states_the_default_of_every_option_that_has_one():
     undocumented = [
         action.option_strings[0]
         for action in _options(_parser())
-        if action.default not in (None, False, argparse.SUPPRESS)
+        if not any(action.default is nothing for nothing in (None, False, argparse.SUPPRESS))
         and "(default: " not in (action.help or "")
     ]
     assert undocumented == []
