@@ -1,3 +1,4 @@
+import json
 import re
 
 import numpy as np
@@ -5,6 +6,7 @@ import pandas as pd
 import pytest
 from hostile_files import log_files, saved
 from hypothesis import given
+from hypothesis import strategies as st
 
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.logs import LOG_PRESETS, LogSpec, read_log, read_logs, table_format
@@ -317,3 +319,23 @@ def test_any_log_is_read_or_refused_with_the_readers_own_error(tmp_path_factory,
         assert str(error).startswith(str(path))
     else:
         assert log.n_records <= path.read_bytes().count(b"\n")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["winner", "loser", "weight", "x"]), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(value=json_values)
+def test_any_json_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, value):
+    path = tmp_path_factory.mktemp("json") / "log.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    try:
+        log = read_log(path)
+    except ComparisonLogError as error:
+        assert str(error).startswith(str(path))
+    else:
+        assert log.n_records == len(value) and (log.weight > 0).all()
