@@ -1,4 +1,5 @@
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -24,7 +25,8 @@ def with_context(log, name):
 
 def test_analysis_of_a_cycle_reports_the_certified_winner_and_its_uncertainty():
     log = log_from_counts(["r", "p", "s", "x"], WINS)
-    result = analyze_log(log, AnalysisSettings(resamples=200), np.random.default_rng(0))
+    settings = AnalysisSettings(resamples=200, rankings=True)
+    result = analyze_log(log, settings, np.random.default_rng(0))
     reference = von_neumann_winner(result.counts.skew_matrix())
     np.testing.assert_allclose(result.weights, reference.weights, atol=1e-9)
     assert result.certificate >= -1e-9
@@ -96,15 +98,23 @@ def test_settings_are_checked():
         AnalysisSettings(top=0)
 
 
-def test_a_log_of_many_items_is_analysed_pair_by_pair(monkeypatch):
+@pytest.mark.parametrize(
+    ("matrix", "methods"),
+    [("rates", ("bootstrap",)), ("margins", ("bootstrap", "posterior"))],
+)
+def test_a_log_of_many_items_is_analysed_pair_by_pair(monkeypatch, matrix, methods):
     """Above DENSE_MAX_K: the sparse solver's point (the dense one's), winners from the
-    pairs, resamples pair by pair, no rankings (with a warning saying so)."""
+    pairs, resamples pair by pair (the same draws and winners for either estimand), no
+    rankings (with a warning saying so). The posterior of the rates refuses the pairs never
+    compared (:mod:`.pair_draws`); the margins' keeps them at 0."""
     from test_comparisons_sparse_resampling import sparse_log
 
     from cdbandits.comparisons import analysis
 
     log = sparse_log(70, 2)
-    settings = AnalysisSettings(methods=("bootstrap",), resamples=15)
+    settings = AnalysisSettings(
+        policy=CountPolicy(matrix=matrix), methods=methods, resamples=15, rankings=True
+    )
     with pytest.warns(ComparisonDataWarning):
         dense = analyze_log(log, settings, np.random.default_rng(0))
     monkeypatch.setattr(analysis, "DENSE_MAX_K", 20)
@@ -115,10 +125,119 @@ def test_a_log_of_many_items_is_analysed_pair_by_pair(monkeypatch):
     assert large.solver_path.startswith("sparse_") and large.certificate >= -1e-9
     assert large.condorcet == dense.condorcet
     np.testing.assert_array_equal(large.copeland, dense.copeland)
-    np.testing.assert_allclose(
-        large.distributions["bootstrap"].weights,
-        dense.distributions["bootstrap"].weights,
-        atol=1e-8,
-    )
+    for method in methods:
+        np.testing.assert_allclose(
+            large.distributions[method].weights, dense.distributions[method].weights, atol=1e-8
+        )
+        np.testing.assert_allclose(
+            large.distributions[method].exploitability,
+            dense.distributions[method].exploitability,
+            atol=1e-12,
+        )
+    assert large.weight_range is None and large.unique is None
     assert large.rankings.empty and large.to_dict()["rankings"] == []
     assert large.pair_table().equals(dense.pair_table())
+
+
+def _f1_files(data_mirror):
+    folder = data_mirror / "preflib-sports" / "00052-f1seasons"
+    files = sorted(folder.glob("*.soc")) + sorted(folder.glob("*.soi"))
+    assert len(files) > 100, f"expected the F1 seasons of PrefLib 00052 in {folder}"
+    return files
+
+
+def _independent_margins(path):
+    """Majority margins of a .soc/.soi file, counted here from its order lines.
+
+    Unranked alternatives are ignored (the command's default); items are the alternatives
+    some order ranks, by number.
+    """
+    orders = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        count, ranking = line.split(":", 1)
+        orders.append((int(count), [int(a) for a in ranking.split(",")]))
+    ranked = sorted({a for _, order in orders for a in order})
+    index = {a: i for i, a in enumerate(ranked)}
+    above = np.zeros((len(ranked), len(ranked)))
+    for count, order in orders:
+        for position, winner in enumerate(order):
+            for loser in order[position + 1 :]:
+                above[index[winner], index[loser]] += count
+    return above - above.T
+
+
+def _linprog_maximal_lottery(margins):
+    """A maximal lottery of a skew matrix by scipy's HiGHS: max v, p^T M >= v, p in simplex."""
+    from scipy.optimize import linprog
+
+    k = margins.shape[0]
+    cost = np.r_[np.zeros(k), -1.0]
+    upper = np.hstack([-margins.T, np.ones((k, 1))])  # v - (p^T M)_j <= 0
+    equal = np.r_[np.ones(k), 0.0][None]
+    bounds = [(0, None)] * k + [(None, None)]
+    answer = linprog(cost, upper, np.zeros(k), equal, [1.0], bounds=bounds, method="highs")
+    assert answer.status == 0, answer.message
+    assert abs(answer.x[-1]) <= 1e-9 * max(1.0, np.abs(margins).max())  # value of a skew game
+    return answer.x[:k]
+
+
+def test_f1_seasons_maximal_lotteries_are_those_of_the_majority_margins(data_mirror):
+    """Every F1 season (.soc and .soi, default options): the matrix is the margins, a unique
+    maximal lottery equals an independent LP's, and a non-unique one's ranges contain it."""
+    from cdbandits.comparisons.preflib import election_log, read_preflib
+
+    settings = AnalysisSettings(policy=CountPolicy(matrix="margins"), methods=())
+    unique = {".soc": 0, ".soi": 0}
+    several = {".soc": 0, ".soi": 0}
+    for path in _f1_files(data_mirror):
+        margins = _independent_margins(path)
+        with warnings.catch_warnings():  # unranked alternatives, pairs never compared
+            warnings.simplefilter("ignore", ComparisonDataWarning)
+            result = analyze_log(
+                election_log(read_preflib(path)), settings, np.random.default_rng(0)
+            )
+        c = result.counts.margin_scale
+        np.testing.assert_array_equal(result.counts.skew_matrix() * c, margins, err_msg=path.name)
+        reference = _linprog_maximal_lottery(margins)
+        low, high = result.weight_range
+        assert (low <= reference + 1e-6).all() and (reference <= high + 1e-6).all(), path.name
+        assert (low <= result.weights + 1e-9).all() and (result.weights <= high + 1e-9).all()
+        if result.unique:
+            np.testing.assert_allclose(result.weights, reference, atol=1e-6, err_msg=path.name)
+            unique[path.suffix] += 1
+        else:
+            several[path.suffix] += 1
+    assert min(unique.values()) > 0 and min(several.values()) > 0, (unique, several)
+
+
+def test_f1_1950_is_any_mix_of_farina_and_fangio(data_mirror):
+    from cdbandits.comparisons.preflib import election_log, read_preflib
+
+    path = data_mirror / "preflib-sports" / "00052-f1seasons" / "00052-00000001.soc"
+    settings = AnalysisSettings(policy=CountPolicy(matrix="margins"), methods=())
+    result = analyze_log(election_log(read_preflib(path)), settings, np.random.default_rng(0))
+    assert result.unique is False
+    low, high = result.weight_range
+    ranges = {result.items[i]: (low[i], high[i]) for i in range(len(result.items))}
+    assert ranges.pop("farina") == pytest.approx((0.0, 1.0), abs=1e-7)
+    assert ranges.pop("fangio") == pytest.approx((0.0, 1.0), abs=1e-7)
+    assert all(bounds == (0.0, 0.0) for bounds in ranges.values()), ranges
+    summary = result.to_dict()["von_neumann"]
+    assert summary["unique"] is False and summary["matrix"] == "margins"
+    assert summary["weight_range"] == {"farina": [0.0, 1.0], "fangio": [0.0, 1.0]}
+
+
+def test_rankings_are_computed_only_when_asked(monkeypatch):
+    import cdbandits.comparisons.analysis as analysis
+
+    log = log_from_counts(["r", "p", "s", "x"], WINS)
+    calls = []
+    monkeypatch.setattr(
+        analysis, "ranking_columns", lambda counts, **options: calls.append(1) or {"item": []}
+    )
+    result = analyze_log(log, AnalysisSettings(methods=()), np.random.default_rng(0))
+    assert calls == [] and result.ranking_columns == {} and result.to_dict()["rankings"] == []
+    analyze_log(log, AnalysisSettings(methods=(), rankings=True), np.random.default_rng(0))
+    assert calls == [1]

@@ -32,6 +32,8 @@ def test_only_the_options_on_the_command_line_count_as_given():
         (["m.csv"], [], None),
         (["m.csv", "--key", "K", "--tol", "0.1", "--max-items", "9"], [], None),
         (["m.csv", "--ties", "drop"], [], "--ties applies to --pairs logs, not to a matrix file"),
+        (["m.csv", "--matrix", "rates"], [], "--matrix applies to --pairs logs"),
+        (["--pairs", "a.csv", "--json", "--rankings"], [False], None),
         (["--pairs", "a.csv", "--engine", "numpy"], [False], "--engine applies to a matrix file"),
         (["--pairs", "a.csv", "--ties", "drop"], [False], None),
         (["--pairs", "a.soc", "--weight", "n"], [True], "--weight applies to table logs"),
@@ -103,3 +105,29 @@ def test_building_the_parser_loads_no_reader():
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert completed.stdout.strip() == "['numpy']", completed.stderr
+
+
+def _options(parser):
+    """Every option of ``winners``, with its help text."""
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return [a for a in commands.choices["winners"]._actions if a.option_strings]
+
+
+def test_help_states_the_default_of_every_option_that_has_one():
+    undocumented = [
+        action.option_strings[0]
+        for action in _options(_parser())
+        if not any(action.default is nothing for nothing in (None, False, argparse.SUPPRESS))
+        and "(default: " not in (action.help or "")
+    ]
+    assert undocumented == []
+    choices = [a for a in _options(_parser()) if a.choices and a.default is None]
+    # Options whose default depends on the input say so too.
+    assert all("(default: " in a.help for a in choices), [a.option_strings for a in choices]
+
+
+def test_the_matrix_option_explains_both_estimands_and_its_defaults():
+    (matrix,) = [a for a in _options(_parser()) if a.option_strings == ["--matrix"]]
+    assert matrix.choices == ("rates", "margins") and matrix.default is None
+    assert "margins for PrefLib files, rates for table logs" in matrix.help
+    assert "the paper's preference matrix" in matrix.help and "maximal lottery" in matrix.help

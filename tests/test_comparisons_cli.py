@@ -51,7 +51,9 @@ def test_text_report_of_a_small_log(capsys, cycle_log):
     assert status == 0, err
     assert "cycle.csv: 37 records, 4 items" in out
     assert "== 4 items, 37 comparisons, 6 of 6 pairs compared ==" in out
-    assert "von Neumann winner (certified" in out
+    assert "von Neumann winner of the rates (certified" in out
+    assert "conventions: matrix: rates (" in out and "; ties: half;" in out
+    assert "unranked" not in out  # no PrefLib file
     assert "bootstrap: in support" in out and "posterior: 95% interval" in out
     assert "no single item beats this lottery with probability above" in out
     assert "Condorcet winner: none" in out
@@ -680,7 +682,9 @@ def strict_json(text):
 def test_json_holds_no_nan_even_where_a_ranking_is_undefined(capsys, tmp_path):
     path = tmp_path / "chain.csv"
     path.write_text("first,second,outcome\na,b,1\nb,c,1\na,c,1\n")  # BT has no MLE
-    status, out, err = run(capsys, "--pairs", str(path), "--resamples", "20", "--json")
+    status, out, err = run(
+        capsys, "--pairs", str(path), "--resamples", "20", "--json", "--rankings"
+    )
     assert status == 0, err
     rankings = strict_json(out)["results"][0]["rankings"]
     assert all(row["bradley_terry_rank"] is None for row in rankings)
@@ -871,3 +875,80 @@ def test_jobs_reach_the_pair_by_pair_resampling_and_leave_the_results_alone(
     assert outputs[0]["results"][0]["von_neumann"]["solver_path"].startswith("sparse_")
     status, out, err = run(capsys, *options, "--jobs", "0")
     assert status == 2 and "--jobs: jobs must be at least 1, got 0" in err
+
+
+F1 = "preflib-sports/00052-f1seasons"
+
+
+def test_an_election_defaults_to_margins_and_says_every_convention(capsys, data_mirror):
+    season = str(data_mirror / F1 / "00052-00000001.soi")
+    status, out, err = run(capsys, "--pairs", season, "--method", "none")
+    assert status == 0, err
+    assert "conventions: matrix: margins (majority margins" in out
+    assert "; ties: half; unranked (PrefLib): ignore; unobserved pairs: half; rare items" in out
+    assert "von Neumann winner of the margins, c = " in out
+    status, out, err = run(capsys, "--pairs", season, "--method", "none", "--json")
+    settings = json.loads(out)["settings"]
+    assert settings["policy"]["matrix"] == "margins" and settings["unranked"] == "ignore"
+    assert settings["policy"]["ties"] == "half" and settings["policy"]["unobserved"] == "half"
+    assert settings["policy"]["rare_items"] == "keep" and settings["rankings"] is False
+    (result,) = json.loads(out)["results"]
+    assert result["von_neumann"]["matrix"] == "margins"
+    assert result["von_neumann"]["margin_scale"] > 0 and result["rankings"] == []
+
+
+def test_a_match_log_defaults_to_rates_and_the_matrix_can_be_chosen(capsys, cycle_log):
+    status, out, _ = run(capsys, "--pairs", str(cycle_log), "--method", "none", "--json")
+    (result,) = json.loads(out)["results"]
+    assert result["von_neumann"]["matrix"] == "rates"
+    assert result["von_neumann"]["margin_scale"] is None
+    status, out, err = run(
+        capsys, "--pairs", str(cycle_log), "--method", "none", "--matrix", "margins"
+    )
+    assert status == 0, err
+    assert "von Neumann winner of the margins, c = 8 (" in out
+
+
+def test_mixed_input_must_choose_the_matrix(capsys, cycle_log, data_mirror):
+    season = str(data_mirror / F1 / "00052-00000001.soc")
+    status, out, err = run(capsys, "--pairs", str(cycle_log), season, "--method", "none")
+    assert status == 2 and out == ""
+    assert "choose --matrix margins or --matrix rates" in err
+    status, out, err = run(
+        capsys, "--pairs", str(cycle_log), season, "--method", "none", "--matrix", "rates"
+    )
+    assert status == 0, err
+
+
+def test_a_winner_that_is_not_unique_is_said_with_each_items_range(capsys, data_mirror):
+    season = str(data_mirror / F1 / "00052-00000001.soc")
+    status, out, err = run(capsys, "--pairs", season, "--resamples", "50")
+    assert status == 0, err
+    assert "; NOT unique, see below):" in out
+    assert re.search(r"farina  0\.775   \[0\.000, 1\.000\]", out), out
+    assert "the von Neumann winner is not unique: the weights shown are the analytic" in out
+    assert "by a margin above" in out  # the margins' exploitability, not a probability
+    status, out, err = run(capsys, "--pairs", season, "--resamples", "50", "--json")
+    summary = json.loads(out)["results"][0]["von_neumann"]
+    assert summary["unique"] is False
+    assert summary["weight_range"] == {"farina": [0.0, 1.0], "fangio": [0.0, 1.0]}
+
+
+def test_a_unique_winner_is_said_unique_and_method_none_has_no_interval_note(capsys, cycle_log):
+    status, out, err = run(capsys, "--pairs", str(cycle_log), "--method", "none")
+    assert status == 0, err
+    assert "; unique):" in out and "over all winners" not in out
+    assert "weight intervals" not in out and "Rankings" not in out
+
+
+def test_a_json_log_is_read_as_json(capsys, tmp_path):
+    path = tmp_path / "games.json"
+    path.write_text(
+        json.dumps([{"winner": "a", "loser": "b"}] * 3 + [{"winner": "b", "loser": "a"}])
+    )
+    status, out, err = run(capsys, "--pairs", str(path), "--method", "none", "--json")
+    assert status == 0, err
+    assert json.loads(out)["results"][0]["von_neumann"]["weights"] == {"a": 1.0}
+    path.write_text('{"a": "b"}')
+    status, out, err = run(capsys, "--pairs", str(path))
+    assert status == 2 and "a JSON log is an array of objects" in err

@@ -1,3 +1,4 @@
+import json
 import re
 
 import numpy as np
@@ -5,6 +6,7 @@ import pandas as pd
 import pytest
 from hostile_files import log_files, saved
 from hypothesis import given
+from hypothesis import strategies as st
 
 from cdbandits.comparisons.counts import count_pairs
 from cdbandits.comparisons.logs import LOG_PRESETS, LogSpec, read_log, read_logs, table_format
@@ -112,6 +114,54 @@ def test_a_missing_column_lists_the_columns_and_suggests_a_preset(tmp_path):
     assert "--preset atp" in message
 
 
+def test_a_missing_column_or_a_field_count_suggests_the_column_options(tmp_path):
+    path = write(tmp_path / "votes.csv", "a,b,c\nx,y,1\n")
+    with pytest.raises(ComparisonLogError, match="--first COL --second COL and --outcome COL"):
+        read_log(path)
+    path = write(tmp_path / "votes.csv", "first,second,outcome\nx,y\n")
+    with pytest.raises(ComparisonLogError, match=r"votes.csv:2: 2 fields, expected 3 .*--names"):
+        read_log(path)
+    path = write(tmp_path / "votes.txt", "first second outcome\nx y 1 extra\n")
+    with pytest.raises(ComparisonLogError, match=r"votes.txt:2: 4 fields.*--first COL"):
+        read_log(path)
+
+
+def test_json_logs_are_winner_loser_objects_or_any_keys_named_by_the_spec(tmp_path):
+    path = write(
+        tmp_path / "games.json",
+        '[{"winner": "a", "loser": "b"}, {"winner": "b", "loser": "c", "weight": 3},'
+        ' {"winner": 7, "loser": "a", "round": 1}]',
+    )
+    log = read_log(path)
+    assert log.items == ("a", "b", "c", "7")
+    assert (log.outcome == FIRST_WINS).all() and log.weight.tolist() == [1.0, 3.0, 1.0]
+    assert log.origin[1] == f"{path}: entry 2"
+    keyed = write(tmp_path / "keyed.json", '[{"p": "a", "q": "b", "o": "0.5"}]')
+    log = read_log(keyed, LogSpec(first="p", second="q", outcome="o"))
+    assert log.outcome.tolist() == [TIE]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"winner": "a", "loser": "b"}', "a JSON log is an array of objects"),
+        ('[{"winner": "a", "loser": "b"}, ["a", "b"]]', "entry 2: expected an object"),
+        ('[{"winner": "a", "loser": ["b"]}]', "entry 1: key 'loser': expected a string or a n"),
+        ('[{"winner": true, "loser": "b"}]', "key 'winner': expected a string or a number"),
+        ('[{"winner": "a", "loser": "b"}, {"winner": "a"}]', "entry 2: no key 'loser'"),
+        ('[{"w": "a", "l": "b"}]', "no column 'winner', 'loser'; the file has 'w', 'l'; name"),
+        ('[{"winner": "a", "loser": "b", "weight": -1}]', "weight '-1' is not a positive"),
+        ("[]", "empty JSON array"),
+        ('[{"winner": "a",', "cannot read as JSON"),
+        ("[" * 100000 + "]" * 100000, "cannot read as JSON"),
+    ],
+)
+def test_json_that_is_not_a_log_is_refused_naming_the_entry(tmp_path, content, message):
+    path = write(tmp_path / "log.json", content)
+    with pytest.raises(ComparisonLogError, match=re.escape(message)):
+        read_log(path)
+
+
 def test_weights_are_frequencies_and_bad_ones_are_named(tmp_path):
     expanded = read_log(write(tmp_path / "a.csv", "first,second,outcome\n" + "a,b,1\n" * 3))
     weighted = read_log(
@@ -163,6 +213,7 @@ def test_format_from_suffix():
     assert table_format("x.tsv") == "tsv"
     assert table_format("x.pq") == "parquet"
     assert table_format("x.txt") == "whitespace"
+    assert table_format("x.JSON") == "json"
     assert table_format("x.txt", "csv") == "csv"
 
 
@@ -268,3 +319,23 @@ def test_any_log_is_read_or_refused_with_the_readers_own_error(tmp_path_factory,
         assert str(error).startswith(str(path))
     else:
         assert log.n_records <= path.read_bytes().count(b"\n")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["winner", "loser", "weight", "x"]), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(value=json_values)
+def test_any_json_is_read_or_refused_with_the_readers_own_error(tmp_path_factory, value):
+    path = tmp_path_factory.mktemp("json") / "log.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    try:
+        log = read_log(path)
+    except ComparisonLogError as error:
+        assert str(error).startswith(str(path))
+    else:
+        assert log.n_records == len(value) and (log.weight > 0).all()

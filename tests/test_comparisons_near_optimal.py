@@ -1,6 +1,8 @@
 import highspy
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from cdbandits.comparisons import near_optimal
@@ -8,6 +10,7 @@ from cdbandits.comparisons.counts import PairCounts
 from cdbandits.comparisons.near_optimal import (
     entry_scales,
     near_optimal_weight_bounds,
+    optimal_face_bounds,
     studentised_bound,
     studentised_statistics,
 )
@@ -149,3 +152,90 @@ def test_candidates_outside_the_set_do_not_set_the_bound():
     assert studentised_bound(draws, needed, 0.5) == pytest.approx(49.5)
     # A candidate needing t = 60 stays at t = 99 ... and is dropped at 49.5: one more round.
     assert studentised_bound(draws, np.array([0.0, 150.0, 60.0]), 0.5) == pytest.approx(49.5)
+
+
+def _face_extreme(M, item, sign):
+    """``max sign * p_item`` over the optimal face of ``M``, by scipy's HiGHS (independent)."""
+    k = M.shape[0]
+    cost = np.zeros(k)
+    cost[item] = -sign
+    answer = linprog(
+        cost, -M.T, np.zeros(k), np.ones((1, k)), [1.0], bounds=[(0, None)] * k, method="highs"
+    )
+    assert answer.status == 0, answer.message
+    return sign * answer.x[item]
+
+
+def _with_clone(M, item):
+    """``M`` with a copy of ``item`` appended (the two tie; every other entry copied)."""
+    grown = np.zeros((M.shape[0] + 1,) * 2)
+    grown[:-1, :-1] = M
+    grown[-1, :-1], grown[:-1, -1] = M[item], M[:, item]
+    return grown
+
+
+skew_games = st.integers(2, 6).flatmap(
+    lambda k: st.lists(
+        st.integers(-3, 3), min_size=k * (k - 1) // 2, max_size=k * (k - 1) // 2
+    ).map(lambda upper: _skew_from_upper(k, upper))
+)
+
+
+def _skew_from_upper(k, upper):
+    M = np.zeros((k, k))
+    M[np.triu_indices(k, 1)] = upper
+    return M - M.T
+
+
+@given(M=skew_games, clone=st.booleans())
+def test_optimal_face_bounds_hold_the_analytic_centre_and_are_attained(M, clone):
+    if clone:
+        M = _with_clone(M, 0)
+    from cdbandits.vnw_numpy import solve
+
+    path, centre = solve(M)
+    assert path is not None
+    low, high = optimal_face_bounds(M, np.flatnonzero(centre > 1e-12))
+    assert (low <= centre + 1e-7).all() and (centre <= high + 1e-7).all()
+    for item in range(M.shape[0]):
+        assert high[item] == pytest.approx(_face_extreme(M, item, 1.0), abs=1e-6)
+        assert low[item] == pytest.approx(-_face_extreme(M, item, -1.0), abs=1e-6)
+
+
+def test_a_clone_makes_the_face_a_segment_of_known_ends():
+    # P's unique winner (w on the cycle, 0 on item 3) with item 0 cloned: the two clones
+    # share w_0 in any proportion, the others keep their weights.
+    w = von_neumann_winner(P).weights
+    low, high = optimal_face_bounds(_with_clone(P, 0), np.flatnonzero(w > 1e-12))
+    np.testing.assert_allclose(low, [0.0, w[1], w[2], 0.0, 0.0], atol=1e-7)
+    np.testing.assert_allclose(high, [w[0], w[1], w[2], 0.0, w[0]], atol=1e-7)
+    unique_low, unique_high = optimal_face_bounds(P, np.flatnonzero(w > 1e-12))
+    assert (unique_high - unique_low <= near_optimal.FACE_TOL).all()
+
+
+def test_a_support_smaller_than_the_largest_still_gives_the_whole_face():
+    M = np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [-1.0, -1.0, 0.0]])
+    for support in ([0], [1], [0, 1]):
+        low, high = optimal_face_bounds(M, support)
+        np.testing.assert_allclose(low, [0.0, 0.0, 0.0], atol=1e-9)
+        np.testing.assert_allclose(high, [1.0, 1.0, 0.0], atol=1e-9)
+
+
+def test_a_failed_face_lp_is_an_error(monkeypatch):
+    monkeypatch.setattr(
+        near_optimal,
+        "_solve_lp",
+        lambda objective, A: (highspy.HighsModelStatus.kInfeasible, None, None),
+    )
+    M = np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [-1.0, -1.0, 0.0]])
+    with pytest.raises(SolverError, match="over the von Neumann winners"):
+        optimal_face_bounds(M, [0, 1])
+
+
+def test_margin_scales_are_the_rate_scales_times_comparisons_over_c():
+    pairs = np.array([[0, 1], [0, 2]])
+    wins = np.array([[6.0, 2.0], [1.0, 1.0]])
+    rates = PairCounts(("a", "b", "c"), pairs, wins, np.zeros(2))
+    margins = PairCounts(("a", "b", "c"), pairs, wins, np.zeros(2), matrix="margins")
+    n = rates.comparisons
+    np.testing.assert_allclose(entry_scales(margins), entry_scales(rates) * (n + 2) / 8.0)

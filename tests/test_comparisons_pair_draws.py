@@ -146,3 +146,33 @@ def test_the_bootstrap_refuses_units_lighter_than_one_comparison():
     log = make_log(["a", "b", "c"], [("a", "b", FIRST_WINS), ("b", "c", FIRST_WINS)], [1e-300, 3])
     with pytest.raises(ComparisonLogError, match="integer weights of at least 1, but a unit has"):
         next(bootstrap_pair_wins(log, 5, np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_margins_resample_on_the_logs_own_scale(seed):
+    """Every bootstrap matrix of the margins is (wins_b - wins_b^T) / c with the log's c."""
+    log = random_log(6, 60, seed)
+    counts = count_pairs(log, "margins")
+    c = counts.margin_scale
+    assert c == counts.pair_comparisons.max()
+    chunk = next(bootstrap_pair_wins(log, 20, np.random.default_rng(seed)))
+    stack = skew_stack(chunk, 6, "margins", c)
+    rows, cols = pair_index(6)
+    np.testing.assert_allclose(stack[:, rows, cols], (chunk[:, 0] - chunk[:, 1]) / c)
+    rates = skew_stack(chunk, 6)
+    np.testing.assert_array_equal(np.sign(stack), np.sign(rates))  # same signs, not the same
+
+
+def test_the_posterior_of_margins_holds_each_pairs_comparisons():
+    counts = count_pairs(
+        log_from_counts(["a", "b", "c"], [[0, 7, 0], [3, 0, 1], [0, 1, 0]]), "margins"
+    )
+    chunk = next(posterior_pair_wins(counts, 500, np.random.default_rng(2)))
+    np.testing.assert_allclose(chunk.sum(axis=1), np.broadcast_to([10.0, 0.0, 2.0], (500, 3)))
+    stack = skew_stack(chunk, 3, "margins", counts.margin_scale)
+    assert not stack[:, 0, 2].any()  # never compared: margin 0 in every draw
+    assert np.abs(stack[:, 1, 2]).max() <= 2 / 10  # at most its 2 comparisons of c = 10
+    mean = (7 + 1) / (10 + 2)  # Beta(1 + 7, 1 + 3)
+    assert stack[:, 0, 1].mean() == pytest.approx(2 * mean - 1, abs=0.03)
+    compared = next(compared_posterior_wins(counts, 500, np.random.default_rng(2)))
+    np.testing.assert_array_equal(compared, chunk[:, :, [0, 2]])  # the compared pairs

@@ -104,3 +104,14 @@ def test_numba_cache_readiness_is_read_from_the_cache_index(tmp_path, monkeypatc
     assert cached_kernel.double(2) == 4
     assert numba_cache_ready(cached_kernel.double)
     assert not numba_cache_ready(lambda x: x)  # not a cached numba function
+
+
+@pytest.mark.parametrize(("n", "k"), [(20, 5), (1, 9), (20, ENUMERATION_MAX_K + 2)])
+def test_entries_beyond_one_are_a_multiple_with_the_same_winner(n, k):
+    """Bootstrap margins on the log's scale can exceed 1: every path solves them."""
+    matrices = stack(np.random.default_rng(k), n, k, "uniform")
+    times = np.random.default_rng(1).uniform(1.0, 3.0, n)
+    unit = von_neumann_winners(matrices)
+    grown = von_neumann_winners(matrices * times[:, None, None])
+    np.testing.assert_allclose(grown.weights, unit.weights, atol=1e-8)
+    np.testing.assert_allclose(grown.exploitability, unit.exploitability * times, atol=1e-8)

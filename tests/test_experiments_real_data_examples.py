@@ -54,4 +54,4 @@ def test_both_worked_examples_on_the_real_files(data_mirror):
     markdown = worked_examples_markdown(paths, SETTINGS)
     assert markdown.count("```console") == 2
     assert "--context-value 952262 --unobserved drop-items" in markdown
-    assert "von Neumann winner (certified" in markdown
+    assert "von Neumann winner of the rates (certified" in markdown

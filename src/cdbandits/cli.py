@@ -84,14 +84,18 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         action=Store,
         help="probability form Q (Q + Q^T = 1, diagonal 0.5) or skew form P = 2Q - 1 "
-        "(P^T = -P); default: detect from the diagonal",
+        "(P^T = -P) (default: auto, detect from the diagonal)",
     )
-    winners.add_argument("--key", action=Store, help="array name inside an .npz file")
+    winners.add_argument(
+        "--key",
+        action=Store,
+        help="array name inside an .npz file (default: its only array, else PMat)",
+    )
     winners.add_argument(
         "--solver",
         action=Store,
         help="solve the von Neumann winner with the cvxpy reference and this LP solver "
-        "(e.g. CLARABEL, HIGHS; default: see --engine)",
+        "(e.g. CLARABEL, HIGHS) (default: none, see --engine)",
     )
     winners.add_argument(
         "--engine",
@@ -99,15 +103,15 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         action=Store,
         help="solver of the von Neumann winner without --solver: the compiled kernel, plain "
-        "NumPy (no numba to load: quicker for one small matrix), or auto (default): NumPy up "
-        f"to {NUMPY_MAX_K} arms",
+        "NumPy (no numba to load: quicker for one small matrix), or auto: NumPy up "
+        f"to {NUMPY_MAX_K} arms (default: auto)",
     )
     winners.add_argument(
         "--tol",
         type=_tolerance,
         default=SYMMETRY_TOL,
         action=Store,
-        help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default {SYMMETRY_TOL:g})",
+        help=f"tolerance of the convention checks, 0 <= TOL < 0.25 (default: {SYMMETRY_TOL:g})",
     )
     add_max_items_argument(winners)
     add_pairs_arguments(winners)

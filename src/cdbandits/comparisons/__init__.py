@@ -1,11 +1,13 @@
 """Winners of real comparison logs, with their uncertainty.
 
-Read a log of pairwise comparisons (:mod:`.logs`: CSV, Parquet, whitespace text;
-:mod:`.preflib`: PrefLib elections), count it under explicit choices for ties, rare items and
-pairs never compared (:mod:`.counts`, :mod:`.settings`), and get the certified von Neumann
-winner with its distribution under the bootstrap and a Beta posterior (:mod:`.uncertainty`),
-full rankings (:mod:`.rankings`), all at once (:mod:`.analysis`). :mod:`.coverage` checks the
-intervals on synthetic logs; :mod:`.cli` is ``cdbandits winners --pairs``.
+Read a log of pairwise comparisons (:mod:`.logs`: CSV, Parquet, JSON, whitespace text;
+:mod:`.preflib`: PrefLib elections), count it under explicit choices for the matrix (majority
+margins or per-pair rates), ties, rare items and pairs never compared (:mod:`.counts`,
+:mod:`.settings`), and get the certified von Neumann winner with the range of each weight
+over all winners (:mod:`.near_optimal`) and its distribution under the bootstrap and a Beta
+posterior (:mod:`.uncertainty`), full rankings (:mod:`.rankings`), all at once
+(:mod:`.analysis`). :mod:`.coverage` checks the intervals on synthetic logs; :mod:`.cli` is
+``cdbandits winners --pairs`` and :mod:`.report` its text report.
 
 The names below are imported from their modules on first use, so that importing the package
 (as the command line does) does not load the solvers.
@@ -46,6 +48,8 @@ _EXPORTS = {
     "concatenate_logs": "records",
     "log_from_counts": "records",
     "CountPolicy": "settings",
+    "MatrixEstimand": "settings",
+    "optimal_face_bounds": "near_optimal",
     "WinnerDistribution": "uncertainty",
     "resampled_distribution": "uncertainty",
 }

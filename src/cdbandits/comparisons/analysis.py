@@ -1,19 +1,23 @@
 """One call from a comparison log to its winners, their uncertainty and the rankings.
 
-:func:`analyze_log` applies the count policy (:mod:`.counts`), builds the preference matrix,
-computes the certified von Neumann winner (vNW), the Condorcet and Copeland winners, the
-distribution of all of them under the bootstrap and the Beta posterior
-(:mod:`.uncertainty`) and the rankings table (:mod:`.rankings`). :func:`analyze_contexts`
-does it for every context of a log (or the chosen ones), each with its own random stream
-``named_generator(seed, "comparisons", context)`` so that a context's numbers do not depend
-on which other contexts are analysed. The warnings of each analysis are kept with it
-(:attr:`LogAnalysis.warnings`) and re-issued with the context named.
+:func:`analyze_log` applies the count policy (:mod:`.counts`), builds the skew matrix of
+the chosen estimand (rates or margins), computes the certified von Neumann winner (vNW),
+the range of each item's weight over all vNWs when there are several (the optimal face's
+projections, :func:`.near_optimal.optimal_face_bounds`), the Condorcet and Copeland winners,
+the distribution of all of them under the bootstrap and the Beta posterior
+(:mod:`.uncertainty`) and, when asked, the rankings table (:mod:`.rankings`).
+:func:`analyze_contexts` does it for every context of a log (or the chosen ones), each
+with its own random stream ``named_generator(seed, "comparisons", context)`` so that a
+context's numbers do not depend on which other contexts are analysed. The warnings of each
+analysis are kept with it (:attr:`LogAnalysis.warnings`) and re-issued with the context
+named.
 
 A log of more than :data:`.uncertainty.DENSE_MAX_K` items is analysed without ``K x K``
 matrices: the sparse solver of :mod:`cdbandits.vnw_sparse` for the point estimate, the
 Condorcet and Copeland winners from the compared pairs, the resamples pair by pair in
-``jobs`` processes (:mod:`.sparse_resampling`), and no rankings table nor weight intervals
-(each needs games over all pairs; a warning says so).
+``jobs`` processes (:mod:`.sparse_resampling`), and no rankings table, weight intervals
+nor weight ranges over all vNWs (each needs games over all pairs; a warning says so for the
+rankings, the report for the others).
 """
 
 from __future__ import annotations
@@ -32,16 +36,17 @@ from ..randomness import named_generator
 from ..stats import INTERVAL_METHODS, IntervalMethod
 from ..winners import CertificationError
 from .counts import PairCounts, apply_policy, count_pairs
+from .near_optimal import FACE_TOL, optimal_face_bounds
 from .rankings import columns_table, ranking_columns
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
 from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
-from .solving import METHODS, von_neumann_winners
+from .solving import METHODS, SUPPORT_ENUMERATION, von_neumann_winners
 from .uncertainty import DENSE_MAX_K, SUPPORT_TOL, WinnerDistribution, resampled_distribution
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AnalysisSettings", "LogAnalysis", "analyze_contexts", "analyze_log"]
+__all__ = ["AnalysisSettings", "LogAnalysis", "analyze_contexts", "analyze_log", "weight_range"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,9 @@ class AnalysisSettings:
         Worker processes that solve the resamples of a log of many items
         (:mod:`.sparse_resampling`); ``None``: every available core. The results do not
         depend on it.
+    rankings : bool
+        Compute the rankings table (iterated maximal lotteries, Copeland, Borda,
+        Bradley–Terry); it solves one game per tier.
     """
 
     policy: CountPolicy = field(default_factory=CountPolicy)
@@ -82,6 +90,7 @@ class AnalysisSettings:
     bt_pseudo_count: float = 0.0
     top: int | None = None
     jobs: int | None = None
+    rankings: bool = False
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in RESAMPLING_METHODS]
@@ -121,14 +130,19 @@ class LogAnalysis:
         ``min_j (w^T P)_j`` of that vNW (``>= -CERTIFICATE_TOL``).
     solver_path : str
         The path of :data:`cdbandits.batched.METHODS` that solved it.
+    weight_range : (ndarray, ndarray) or None
+        Per item, the least and the largest weight over all vNWs of the log's matrix
+        (:func:`.near_optimal.optimal_face_bounds`); ``None`` for logs of more than
+        :data:`.uncertainty.DENSE_MAX_K` items (not computed).
     condorcet : int or None
     copeland : ndarray of int64
         Copeland winners ("wins" variant).
     distributions : dict of str to WinnerDistribution
         By resampling method.
     ranking_columns : dict of str to list
-        :func:`.rankings.ranking_columns` (:attr:`rankings` is its pandas table); empty for
-        logs of more than :data:`.uncertainty.DENSE_MAX_K` items.
+        :func:`.rankings.ranking_columns` (:attr:`rankings` is its pandas table); empty
+        unless asked for (``settings.rankings``) and for logs of more than
+        :data:`.uncertainty.DENSE_MAX_K` items.
     warnings : tuple of str
         Every choice the policy or the rankings reported.
     settings : AnalysisSettings
@@ -140,6 +154,7 @@ class LogAnalysis:
     weights: NDArray[np.float64]
     certificate: float
     solver_path: str
+    weight_range: tuple[NDArray[np.float64], NDArray[np.float64]] | None
     condorcet: int | None
     copeland: NDArray[np.int64]
     distributions: dict[str, WinnerDistribution]
@@ -159,6 +174,14 @@ class LogAnalysis:
 
             return pd.DataFrame()
         return columns_table(self.ranking_columns)
+
+    @property
+    def unique(self) -> bool | None:
+        """Whether the log's matrix has one vNW (``None``: not computed)."""
+        if self.weight_range is None:
+            return None
+        low, high = self.weight_range
+        return bool((high - low <= FACE_TOL).all())
 
     @property
     def support(self) -> NDArray[np.int64]:
@@ -198,9 +221,20 @@ class LogAnalysis:
             "pairs_total": k * (k - 1) // 2,
             "warnings": list(self.warnings),
             "von_neumann": {
+                "matrix": self.counts.matrix,
+                "margin_scale": self.counts.margin_scale
+                if self.counts.matrix == "margins"
+                else None,
                 "weights": {self.items[i]: float(self.weights[i]) for i in self.support},
                 "certificate": self.certificate,
                 "solver_path": self.solver_path,
+                "unique": self.unique,
+                "weight_range": None
+                if self.weight_range is None
+                else {
+                    self.items[i]: [float(self.weight_range[0][i]), float(self.weight_range[1][i])]
+                    for i in np.flatnonzero(self.weight_range[1] > SUPPORT_TOL)
+                },
             },
             "condorcet_winner": None if self.condorcet is None else self.items[self.condorcet],
             "copeland_winners": [self.items[i] for i in self.copeland],
@@ -215,18 +249,43 @@ class LogAnalysis:
         return result
 
 
+def weight_range(
+    P: NDArray[np.float64], weights: NDArray[np.float64], path: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per item, the least and largest weight over all vNWs of ``P`` (``weights`` is one).
+
+    A Condorcet winner and a strictly complementary equalizer (the support enumeration of
+    :mod:`.solving`) are unique vNWs; otherwise the optimal face's projections
+    (:func:`.near_optimal.optimal_face_bounds`, certified LPs).
+    """
+    if path in (METHODS[0], SUPPORT_ENUMERATION):
+        return weights.copy(), weights.copy()
+    return optimal_face_bounds(P, np.flatnonzero(weights > SUPPORT_TOL))
+
+
 def _point_winner(
     counts: PairCounts,
-) -> tuple[NDArray[np.float64], float, str, NDArray[np.int64] | None]:
-    """The certified vNW of the log's matrix, its certificate, path and warm start.
+) -> tuple[
+    NDArray[np.float64],
+    float,
+    str,
+    NDArray[np.int64] | None,
+    tuple[NDArray[np.float64], NDArray[np.float64]] | None,
+]:
+    """The certified vNW of the log's matrix, its certificate, path, warm start and range.
 
-    Dense (the batched solver) up to :data:`.uncertainty.DENSE_MAX_K` items, else the sparse
-    solver, whose last restricted game's arms are the resamples' warm start.
+    Dense (the batched solver) up to :data:`.uncertainty.DENSE_MAX_K` items, with the
+    weights' range over all vNWs (:func:`weight_range`), else the sparse solver, whose last
+    restricted game's arms are the resamples' warm start (and no range).
     """
     k = len(counts.items)
     if k <= DENSE_MAX_K:
-        solved = von_neumann_winners(counts.skew_matrix()[None])
-        return solved.weights[0], float(solved.exploitability[0]), METHODS[solved.method[0]], None
+        P = counts.skew_matrix()
+        solved = von_neumann_winners(P[None])
+        path = METHODS[solved.method[0]]
+        weights = solved.weights[0]
+        bounds = weight_range(P, weights, path)
+        return weights, float(solved.exploitability[0]), path, None, bounds
     from ..vnw_sparse import solve_sparse  # numba: only logs of many items load it
 
     P = counts.skew_sparse()
@@ -237,7 +296,7 @@ def _point_winner(
             f"the von Neumann winner of the log's {k} items could not be certified"
         )
     certificate = float((P.T @ solution.weights).min())
-    return solution.weights, certificate, solution.path, solution.arms
+    return solution.weights, certificate, solution.path, solution.arms, None
 
 
 def _distribution(
@@ -254,7 +313,9 @@ def _distribution(
     items, else :func:`.sparse_resampling.sparse_distribution` from the warm ``start``."""
     options = {"confidence": settings.confidence, "prior": settings.prior, "progress": progress}
     if len(counts.items) <= DENSE_MAX_K:
-        return resampled_distribution(log, method, weights, settings.resamples, rng, **options)
+        return resampled_distribution(
+            log, method, weights, settings.resamples, rng, matrix=counts.matrix, **options
+        )
     from .sparse_resampling import sparse_distribution  # scipy, numba and worker processes
 
     return sparse_distribution(
@@ -271,9 +332,12 @@ def _distribution(
 
 
 def _ranking_columns(counts: PairCounts, settings: AnalysisSettings) -> dict[str, list[Any]]:
-    """:func:`.rankings.ranking_columns`, for logs of at most :data:`.uncertainty.DENSE_MAX_K`
-    items (it solves games over all ``K x K`` entries); a warning and no columns above."""
+    """:func:`.rankings.ranking_columns` when asked for, for logs of at most
+    :data:`.uncertainty.DENSE_MAX_K` items (it solves games over all ``K x K`` entries); a
+    warning and no columns above."""
     k = len(counts.items)
+    if not settings.rankings:
+        return {}
     if k <= DENSE_MAX_K:
         return ranking_columns(counts, bt_pseudo_count=settings.bt_pseudo_count)
     warn(
@@ -330,8 +394,8 @@ def analyze_log(
             if settings.top is not None and settings.top < len(log.items):
                 log = log.restrict(log.top_items(settings.top))
             log = apply_policy(log, settings.policy)
-            counts = count_pairs(log)
-            weights, certificate, path, start = _point_winner(counts)
+            counts = count_pairs(log, settings.policy.matrix)
+            weights, certificate, path, start, bounds = _point_winner(counts)
             distributions = {
                 method: _distribution(log, counts, method, weights, rng, settings, start, progress)
                 for method in settings.methods
@@ -350,6 +414,7 @@ def analyze_log(
         weights=weights,
         certificate=certificate,
         solver_path=path,
+        weight_range=bounds,
         condorcet=condorcet,
         copeland=copeland,
         distributions=distributions,

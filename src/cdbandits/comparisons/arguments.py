@@ -20,7 +20,13 @@ from typing import Any
 
 from ..limits import DENSE_MAX_K, MAX_ITEMS, MAX_RECORDS, MAX_RESAMPLES
 from .preflib import DECLARED_ALTERNATIVES, UNRANKED_RULES
-from .settings import RARE_ITEM_POLICIES, RESAMPLING_METHODS, TIE_POLICIES, UNOBSERVED_POLICIES
+from .settings import (
+    MATRIX_ESTIMANDS,
+    RARE_ITEM_POLICIES,
+    RESAMPLING_METHODS,
+    TIE_POLICIES,
+    UNOBSERVED_POLICIES,
+)
 from .specs import LOG_PRESETS, TABLE_FORMATS
 
 __all__ = [
@@ -74,6 +80,7 @@ _ANALYSIS_OPTIONS = {
     "format": "--format",
     "context_value": "--context-value",
     "context_per_file": "--context-per-file",
+    "matrix": "--matrix",
     "ties": "--ties",
     "unobserved": "--unobserved",
     "rare_items": "--rare-items",
@@ -180,8 +187,9 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         "Winners of a log of pairwise comparisons, with their uncertainty under the "
         "bootstrap and a Beta posterior. Presets: "
         + "; ".join(f"{name}: {spec.description}" for name, spec in LOG_PRESETS.items())
-        + ". PrefLib files (.soc .soi .toc .toi) are recognised by their suffix. Options "
-        "that do not apply to the input, or contradict another, are refused.",
+        + ". PrefLib files (.soc .soi .toc .toi) are recognised by their suffix; .json logs "
+        'hold a list of objects {"winner": ..., "loser": ...[, "weight": ...]}. '
+        "Options that do not apply to the input, or contradict another, are refused.",
     )
     add = group.add_argument
     add(
@@ -196,29 +204,30 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         "--preset",
         choices=sorted(LOG_PRESETS),
         action=Store,
-        help="columns and rules of a known log",
+        help="columns and rules of a known log (default: none)",
     )
     add(
         "--format",
         choices=(*TABLE_FORMATS, "preflib"),
         action=Store,
-        help="file format (default: suffix)",
+        help="file format (default: from the suffix)",
     )
     add(
         "--names",
         action=Store,
-        help="comma-separated column names of a text file without header line",
+        help="comma-separated column names of a text file without header line (default: "
+        "the file's first line)",
     )
-    add("--first", metavar="COL", action=Store, help="column of the first item (default 'first')")
+    add("--first", metavar="COL", action=Store, help="column of the first item (default: 'first')")
     add(
         "--second",
         metavar="COL",
         action=Store,
-        help="column of the second item (default 'second')",
+        help="column of the second item (default: 'second')",
     )
     outcome = group.add_mutually_exclusive_group()
     outcome.add_argument(
-        "--outcome", metavar="COL", action=Store, help="outcome column (default 'outcome')"
+        "--outcome", metavar="COL", action=Store, help="outcome column (default: 'outcome')"
     )
     outcome.add_argument(
         "--winner", metavar="COL", action=Store, help="column naming the preferred item"
@@ -233,13 +242,13 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FIRST,SECOND,TIE",
         action=Store,
         help="outcome values meaning first wins, second wins, tie; '|' separates "
-        "alternatives (default '1|first,0|second,0.5|tie')",
+        "alternatives (default: '1|first,0|second,0.5|tie')",
     )
     add(
         "--context",
         metavar="COL",
         action=Store,
-        help="context column: each context is analysed on its own",
+        help="context column: each context is analysed on its own (default: none, one analysis)",
     )
     add(
         "--context-value",
@@ -273,66 +282,80 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         choices=UNRANKED_RULES,
         default="ignore",
         action=Store,
-        help="PrefLib: alternatives an order leaves out are ignored (default) or below all "
-        "ranked ones",
+        help="PrefLib: alternatives an order leaves out are ignored or below all ranked ones "
+        "(default: ignore)",
     )
     add(
         "--declared-alternatives",
         choices=DECLARED_ALTERNATIVES,
         default="ranked",
         action=Store,
-        help="PrefLib: the items are the alternatives some voter ranked (default; the others "
-        "are reported and left out) or all declared ones",
+        help="PrefLib: the items are the alternatives some voter ranked (the others are "
+        "reported and left out) or all declared ones (default: ranked)",
+    )
+    add(
+        "--matrix",
+        choices=MATRIX_ESTIMANDS,
+        action=Store,
+        help="the matrix whose von Neumann winner is reported: 'margins', the majority "
+        "margins (wins minus losses of each pair over one constant: the maximal lottery of "
+        "social choice, as pref_voting and OpenSpiel compute it), or 'rates', each pair's "
+        "own 2 wins/(wins + losses) - 1 (the paper's preference matrix P: how likely one "
+        "item beats the other when they meet). Margins weigh a pair by how often it was "
+        "compared, which in a match log says who met whom, not who is better; rates do not. "
+        "(default: margins for PrefLib files, rates for table logs; mixed input needs it)",
     )
     add(
         "--ties",
         choices=TIE_POLICIES,
         default="half",
         action=Store,
-        help="a tie counts half a win each (default), is dropped, or is an error",
+        help="a tie counts half a win each, is dropped, or is an error (default: half; in "
+        "a margin a tie cancels either way)",
     )
     add(
         "--unobserved",
         choices=UNOBSERVED_POLICIES,
         default="half",
         action=Store,
-        help="pairs never compared: entry 1/2 (default), drop items until every pair was "
-        "compared, or error",
+        help="pairs never compared: entry 1/2 (margin 0), drop items until every pair was "
+        "compared, or error (default: half)",
     )
     add(
         "--rare-items",
         choices=RARE_ITEM_POLICIES,
         default="keep",
         action=Store,
-        help="items in fewer than --min-comparisons comparisons: keep (default), drop, error",
+        help="items in fewer than --min-comparisons comparisons: keep, drop, error (default: keep)",
     )
     add(
         "--min-comparisons",
         type=finite_number,
         default=2,
         action=Store,
-        help="see --rare-items (default 2)",
+        help="see --rare-items (default: 2)",
     )
     add(
         "--top",
         type=integer,
         metavar="N",
         action=Store,
-        help="keep the N items with most comparisons (in each context; N >= 2)",
+        help="keep the N items with most comparisons (in each context; N >= 2; default: "
+        "every item)",
     )
     add(
         "--method",
         choices=("both", *RESAMPLING_METHODS, "none"),
         default="both",
         action=Store,
-        help="uncertainty by bootstrap, Beta posterior, both (default) or none",
+        help="uncertainty by bootstrap, Beta posterior, both or none (default: both)",
     )
     add(
         "--resamples",
         type=integer,
         default=1000,
         action=Store,
-        help=f"resampled matrices per method (default 1000, at most {MAX_RESAMPLES})",
+        help=f"resampled matrices per method, at most {MAX_RESAMPLES} (default: 1000)",
     )
     add(
         "--jobs",
@@ -347,22 +370,29 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         type=finite_number,
         default=0.95,
         action=Store,
-        help="level of the intervals, in (0, 1) (default 0.95)",
+        help="level of the intervals, in (0, 1) (default: 0.95)",
     )
-    add("--seed", type=seed, default=0, action=Store, help="seed of the resampling (>= 0)")
+    add(
+        "--seed",
+        type=seed,
+        default=0,
+        action=Store,
+        help="seed of the resampling, >= 0 (default: 0)",
+    )
     add(
         "--prior",
         default="1,1",
         metavar="A,B",
         action=Store,
-        help="Beta(A, B) prior of the posterior (finite A, B > 0; default 1,1)",
+        help="Beta(A, B) prior of the posterior, finite A, B > 0 (default: 1,1)",
     )
     add(
         "--bt-pseudo-count",
         type=finite_number,
         default=0.0,
         action=Store,
-        help="virtual comparisons per pair for the Bradley-Terry fit (>= 0; default 0: plain MLE)",
+        help="virtual comparisons per pair for the Bradley-Terry fit, >= 0 (default: 0, the "
+        "plain MLE)",
     )
     add(
         "--merge-similar-names",
@@ -375,9 +405,14 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         type=count,
         default=MAX_RECORDS,
         action=Store,
-        help=f"most comparison records held in memory (default {MAX_RECORDS:,})",
+        help=f"most comparison records held in memory (default: {MAX_RECORDS:,})",
     )
-    add("--rankings", action=Flag, help="also print the rankings table (text report)")
+    add(
+        "--rankings",
+        action=Flag,
+        help="also compute the rankings (iterated maximal lotteries, Copeland, Borda, "
+        "Bradley-Terry; one game per tier), in the text and the JSON report",
+    )
     add("--include-pairs", action=Flag, help="JSON: add every pair's counts and interval")
 
 
@@ -389,7 +424,7 @@ def add_max_items_argument(parser: argparse.ArgumentParser) -> None:
         default=MAX_ITEMS,
         action=Store,
         metavar="N",
-        help=f"most arms of a matrix, or items of a log analysed together (default {MAX_ITEMS})",
+        help=f"most arms of a matrix, or items of a log analysed together (default: {MAX_ITEMS})",
     )
 
 
@@ -440,8 +475,6 @@ def option_conflicts(arguments: argparse.Namespace, preflib: Sequence[bool] = ()
     json = bool(getattr(arguments, "json", False))
     if "include_pairs" in given and not json:
         return "--include-pairs adds the pairs to the JSON output: give --json too"
-    if "rankings" in given and json:
-        return "--rankings prints the rankings in the text report; --json always holds them"
     method = arguments.method
     if "prior" in given and method not in ("posterior", "both"):
         return f"--prior is the Beta posterior's prior; --method {method} does not use it"

@@ -9,6 +9,13 @@
     cdbandits winners --pairs log.csv --first a --second b --winner preferred --context topic
     cdbandits winners --pairs 00006-00000001.toc
 
+The report opens with every convention the numbers rest on: the matrix (``--matrix``:
+the majority margins, default for PrefLib files, or each pair's rate, default for table
+logs; see :mod:`.counts`), ties, the PrefLib rule for unranked alternatives, pairs never
+compared and rare items; the JSON output holds them under ``settings``. When the log's
+matrix has more than one von Neumann winner the report says so and gives each item's least
+and largest weight over all of them beside the reported one (the analytic centre).
+
 Exit status 0 on success; 2 for unreadable or invalid input, an option that does not apply
 to the input or contradicts another, an input beyond a limit (:mod:`cdbandits.limits`; the
 message gives what was found, the memory it would need and the option that raises the
@@ -32,7 +39,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ..console import EXIT_INVALID, finite_json, json_text, say, write_report
 from ..files import to_jsonable
@@ -61,21 +67,25 @@ from .records import (
     similar_item_names,
     warn,
 )
-from .settings import RESAMPLING_METHODS, CountPolicy
+from .report import conventions_line, format_analysis
+from .settings import RESAMPLING_METHODS, CountPolicy, MatrixEstimand
 
 if TYPE_CHECKING:
     from .analysis import AnalysisSettings, LogAnalysis
 
-__all__ = ["add_pairs_arguments", "main", "read_pairs", "run_pairs"]
+__all__ = [
+    "add_pairs_arguments",
+    "main",
+    "matrix_estimand",
+    "read_pairs",
+    "run_pairs",
+]
 
 _PROG = "cdbandits winners"
 
 # The analysis (solvers, scipy) is imported inside the functions that run it; pandas is not
-# loaded at all (the tables are formatted here).
+# loaded at all (the tables are formatted by :mod:`.report`).
 
-#: Items listed besides the reported support: in the support of at least this fraction of
-#: the resamples of some method.
-SHOW_SUPPORT_PROBABILITY = 0.05
 
 #: The option of each setting of :class:`~.analysis.AnalysisSettings` and its policy.
 _SETTING_OPTIONS = {
@@ -178,6 +188,22 @@ def read_pairs(arguments: argparse.Namespace) -> ComparisonLog:
     return concatenate_logs(logs)
 
 
+def matrix_estimand(arguments: argparse.Namespace) -> MatrixEstimand:
+    """``--matrix``, else the default of the input: margins for PrefLib files, rates for
+    table logs (the reasons are in ``--help`` and :mod:`.counts`); mixed input must choose."""
+    if arguments.matrix is not None:
+        return arguments.matrix
+    preflib = preflib_files(arguments)
+    if all(preflib):
+        return "margins"
+    if not any(preflib):
+        return "rates"
+    raise ComparisonLogError(
+        "the files mix PrefLib elections (whose default matrix is the majority margins) and "
+        "table logs (whose default is the rates): choose --matrix margins or --matrix rates"
+    )
+
+
 def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
     """The :class:`~.analysis.AnalysisSettings` the options describe (ranges checked there)."""
     methods = {"both": RESAMPLING_METHODS, "none": ()}.get(arguments.method, (arguments.method,))
@@ -198,6 +224,7 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
     try:
         return AnalysisSettings(
             policy=CountPolicy(
+                matrix=matrix_estimand(arguments),
                 ties=arguments.ties,
                 unobserved=arguments.unobserved,
                 rare_items=arguments.rare_items,
@@ -210,111 +237,12 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
             bt_pseudo_count=arguments.bt_pseudo_count,
             top=arguments.top,
             jobs=arguments.jobs,
+            rankings=arguments.rankings,
         )
     except ValueError as error:
         setting = str(error).split(" ", 1)[0]
         option = f"{_SETTING_OPTIONS[setting]}: " if setting in _SETTING_OPTIONS else ""
         raise ComparisonLogError(f"{option}{error}") from None
-
-
-def _percent(value: float) -> str:
-    """A fraction as a percentage; ``<1%`` and ``>99%`` rather than a misleading 0 or 100."""
-    if 0 < value < 0.005:
-        return "<1%"
-    if 0.995 <= value < 1:
-        return ">99%"
-    return f"{100 * value:.0f}%"
-
-
-def _names(analysis: LogAnalysis, indices: Sequence[int]) -> str:
-    return ", ".join(analysis.items[i] for i in indices) or "none"
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "NA"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-def text_table(columns: dict[str, list[Any]], indent: str = "") -> str:
-    """Columns right-aligned under their names, one row per line (floats to 4 decimals)."""
-    cells = {name: [_cell(value) for value in values] for name, values in columns.items()}
-    widths = {name: max([len(name), *map(len, values)]) for name, values in cells.items()}
-    rows = [[name.rjust(widths[name]) for name in cells]]
-    rows += [
-        [cells[name][row].rjust(widths[name]) for name in cells]
-        for row in range(len(next(iter(cells.values()), [])))
-    ]
-    return "\n".join(indent + " ".join(row) for row in rows)
-
-
-def _support_table(analysis: LogAnalysis) -> str:
-    """The reported support, then items often in the resamples' supports, with intervals."""
-    dists = list(analysis.distributions.values())
-    shown = [int(i) for i in analysis.support]
-    for dist in dists:
-        likely = np.flatnonzero(dist.support_probability >= SHOW_SUPPORT_PROBABILITY)
-        shown += [int(i) for i in likely if i not in shown]
-    level = _percent(analysis.settings.confidence)
-    table: dict[str, list[Any]] = {
-        "item": [analysis.items[i] for i in shown],
-        "weight": [f"{analysis.weights[i]:.3f}" for i in shown],
-    }
-    for dist in dists:
-        low, high = dist.weight_interval()
-        table[f"{dist.method}: in support"] = [_percent(dist.support_probability[i]) for i in shown]
-        table[f"{dist.method}: {level} interval"] = [
-            f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown
-        ]
-    return text_table(table, indent="  ")
-
-
-def _most_likely(items: Sequence[str], probability: NDArray[np.float64], count: int = 3) -> str:
-    """The ``count`` most probable items with their probabilities (zero ones left out)."""
-    likely = np.argsort(-probability, kind="stable")[:count]
-    return ", ".join(f"{items[i]} {_percent(probability[i])}" for i in likely if probability[i] > 0)
-
-
-def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
-    """Text report of one analysis (see the module docstring of :mod:`.cli`)."""
-    k = len(analysis.items)
-    observed = int(np.triu(analysis.counts.observed, 1).sum())
-    title = f"context {analysis.context}: " if analysis.context is not None else ""
-    lines = [
-        f"== {title}{k} items, {analysis.log.n_comparisons:g} comparisons, {observed} of "
-        f"{k * (k - 1) // 2} pairs compared ==",
-        f"von Neumann winner (certified, min_j (w^T P)_j = {analysis.certificate:.1e}, "
-        f"{analysis.solver_path}):",
-        _support_table(analysis),
-        "  (weight intervals: the least and largest weight of the item in any lottery that "
-        "could be the von Neumann winner, all items at once; cdbandits.comparisons.near_optimal)",
-    ]
-    dists = list(analysis.distributions.values())
-    for dist in dists:
-        bound = dist.exploitability_bound()
-        lines.append(
-            f"{dist.method}: with {_percent(dist.confidence)} confidence no single item beats "
-            f"this lottery with probability above {(1 + bound) / 2:.3f} (exploitability "
-            f"<= {bound:.3f}, median {np.median(dist.exploitability):.3f})"
-        )
-    condorcet = "none" if analysis.condorcet is None else analysis.items[analysis.condorcet]
-    lines.append(f"Condorcet winner: {condorcet}")
-    for dist in dists:
-        named = _most_likely(analysis.items, dist.condorcet_probability)
-        lines.append(
-            f"  {dist.method}: a Condorcet winner exists in {_percent(dist.condorcet_exists)} "
-            f"of resamples" + (f" ({named})" if named else "")
-        )
-    lines.append(f"Copeland winners: {_names(analysis, analysis.copeland)}")
-    for dist in dists:
-        named = _most_likely(analysis.items, dist.copeland_probability)
-        lines.append(f"  {dist.method}: probability of being a Copeland winner: {named}")
-    if show_rankings:
-        lines.append("Rankings (iterated maximal lotteries; items of one lottery share a rank):")
-        lines.append(text_table(analysis.ranking_columns))
-    return "\n".join(lines)
 
 
 def _report(
@@ -330,11 +258,20 @@ def _report(
             "records": log.n_records,
             "items": len(log.items),
             "seed": arguments.seed,
-            "settings": asdict(settings),
+            "settings": asdict(settings) | _input_conventions(arguments),
             "warnings": warnings_seen,
             "results": [a.to_dict(include_pairs=arguments.include_pairs) for a in analyses],
         }
     )
+
+
+def _input_conventions(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The PrefLib rules used (``None`` for a log without PrefLib files)."""
+    preflib = any(preflib_files(arguments))
+    return {
+        "unranked": arguments.unranked if preflib else None,
+        "declared_alternatives": arguments.declared_alternatives if preflib else None,
+    }
 
 
 def _describe_input(log: ComparisonLog, settings: AnalysisSettings) -> str:
@@ -545,7 +482,8 @@ def run_pairs(arguments: argparse.Namespace) -> int:
             report["non_finite"] = non_finite
             say(_PROG, f"warning: values that are not finite numbers written as null: {non_finite}")
         return write_report(_PROG, json_text(report))
-    text = [_describe_input(log, settings)]
+    unranked = _input_conventions(arguments)["unranked"]
+    text = [_describe_input(log, settings), conventions_line(settings.policy, unranked)]
     text += [format_analysis(analysis, arguments.rankings) for analysis in analyses]
     return write_report(_PROG, "\n".join(text))
 

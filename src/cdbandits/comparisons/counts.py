@@ -18,12 +18,27 @@ Three things in real logs need a decision; each has an explicit choice in
 They are applied in that order by :func:`apply_policy`, which returns the log the counts,
 the bootstrap and the rankings all use, so every estimate sees the same items.
 
-The preference matrix is in probability form, ``Q[i, j] = wins[i, j] / n[i, j]`` with
-``n[i, j] = wins[i, j] + wins[j, i]`` the (weighted) number of comparisons of the pair, 1/2
-on the diagonal and for pairs never compared; its skew form ``2 Q - 1`` goes to
-:mod:`cdbandits.winners`. Per-pair intervals are binomial intervals of
-:func:`cdbandits.stats.binomial_interval` on ``(wins[i, j], n[i, j])`` (NaN for pairs never
-compared); fractional counts (ties counted half, fractional weights) are used as they are.
+The skew matrix whose von Neumann winner is reported is a choice too (``matrix``):
+
+* ``"rates"``: each pair's own rate, ``P[i, j] = 2 Q[i, j] - 1`` with ``Q[i, j] = wins[i, j]
+  / n[i, j]`` and ``n[i, j] = wins[i, j] + wins[j, i]`` the (weighted) number of comparisons
+  of the pair; 0 (``Q = 1/2``) for pairs never compared. It estimates the paper's
+  preference matrix: the probability that ``i`` beats ``j`` in a duel of the two, whatever
+  how often the log happened to pair them. The default of a match log.
+* ``"margins"``: the majority margins, ``M[i, j] = (wins[i, j] - wins[j, i]) / c`` with one
+  constant ``c``, the most comparisons of any pair in the log (the number of voters of an
+  election of complete orders), so that ``M`` lies in ``[-1, 1]``; 0 for pairs never
+  compared. Its von Neumann winner is the maximal lottery of social choice (Fishburn 1984;
+  any positive multiple of ``M`` has the same one), the answer of ``pref_voting`` and
+  OpenSpiel. A pair counts in proportion to how often it was compared: a rate divided per
+  pair would not be the margins. The default of an election (PrefLib files).
+
+Both have the same sign pattern, so Condorcet and Copeland winners do not depend on the
+choice; a tie counted half a win each cancels in a margin, exactly as a dropped tie.
+
+Per-pair intervals are binomial intervals of :func:`cdbandits.stats.binomial_interval` on
+``(wins[i, j], n[i, j])`` (NaN for pairs never compared); fractional counts (ties counted
+half, fractional weights) are used as they are.
 
 :class:`PairCounts` stores the counts of the compared pairs only (memory proportional to the
 compared pairs plus the items); the ``K x K`` views are built on demand, for logs of few items.
@@ -36,7 +51,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..stats import IntervalMethod, binomial_interval
 from .records import TIE, ComparisonLog, ComparisonLogError, warn
@@ -44,12 +59,45 @@ from .records import TIE, ComparisonLog, ComparisonLogError, warn
 if TYPE_CHECKING:
     from scipy import sparse
 from .settings import (
+    MATRIX_ESTIMANDS,
     CountPolicy,
+    MatrixEstimand,
     TiePolicy,
     UnobservedPolicy,
 )
 
-__all__ = ["PairCounts", "apply_policy", "count_pairs"]
+__all__ = ["PairCounts", "apply_policy", "count_pairs", "skew_values"]
+
+
+def skew_values(
+    upper: ArrayLike, lower: ArrayLike, matrix: MatrixEstimand = "rates", scale: float = 1.0
+) -> NDArray[np.float64]:
+    """Skew entries of pairs from their wins (module docstring), for any array shape.
+
+    Parameters
+    ----------
+    upper, lower : array_like
+        Wins of the lower and of the higher item of each pair.
+    matrix : {"rates", "margins"}, optional
+    scale : float, optional
+        ``c`` of the margins (ignored for rates).
+
+    Returns
+    -------
+    ndarray
+        Rates ``(upper - lower) / (upper + lower)`` (0 where a pair has no comparison) or
+        margins ``(upper - lower) / scale``.
+    """
+    a, b = np.asarray(upper, dtype=np.float64), np.asarray(lower, dtype=np.float64)
+    if matrix == "margins":
+        if not scale > 0:
+            raise ValueError(f"the scale of the margins must be positive, got {scale}")
+        return (a - b) / scale
+    if matrix != "rates":
+        raise ValueError(f"matrix must be one of {MATRIX_ESTIMANDS}, got {matrix!r}")
+    total = a + b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, (a - b) / total, 0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +114,9 @@ class PairCounts:
         ``i``, ties counted as half a win for each.
     pair_ties : ndarray of float64, shape (n,)
         Per pair, the weight of its tied comparisons (already inside ``pair_wins``).
+    matrix : {"rates", "margins"}
+        The skew matrix of :attr:`pair_skew`, :meth:`skew_matrix` and :meth:`skew_sparse`
+        (module docstring); :meth:`probability_matrix` and :meth:`intervals` are the rates.
 
     The K x K views (:attr:`wins`, :attr:`ties`, :attr:`comparisons`, :attr:`observed`,
     :meth:`probability_matrix`, :meth:`skew_matrix`, :meth:`intervals`) are built on demand,
@@ -76,6 +127,18 @@ class PairCounts:
     pairs: NDArray[np.int64]
     pair_wins: NDArray[np.float64]
     pair_ties: NDArray[np.float64]
+    matrix: MatrixEstimand = "rates"
+
+    def __post_init__(self) -> None:
+        if self.matrix not in MATRIX_ESTIMANDS:
+            raise ValueError(f"matrix must be one of {MATRIX_ESTIMANDS}, got {self.matrix!r}")
+
+    @property
+    def margin_scale(self) -> float:
+        """``c`` of the margins: the most comparisons of one pair (1 without comparisons)."""
+        comparisons = self.pair_comparisons
+        largest = float(comparisons.max()) if comparisons.size else 0.0
+        return largest if largest > 0 else 1.0
 
     @property
     def n_pairs(self) -> int:
@@ -89,8 +152,10 @@ class PairCounts:
 
     @property
     def pair_skew(self) -> NDArray[np.float64]:
-        """``P[i, j] = 2 Q[i, j] - 1`` of every compared pair ``i < j``, shape (n,)."""
-        return (self.pair_wins[:, 0] - self.pair_wins[:, 1]) / self.pair_comparisons
+        """The skew entry of every compared pair ``i < j`` (rate or margin), shape (n,)."""
+        return skew_values(
+            self.pair_wins[:, 0], self.pair_wins[:, 1], self.matrix, self.margin_scale
+        )
 
     def _dense(self, upper: NDArray[np.float64], lower: NDArray[np.float64]) -> NDArray:
         k = len(self.items)
@@ -128,12 +193,12 @@ class PairCounts:
         return q
 
     def skew_matrix(self) -> NDArray[np.float64]:
-        """``P = 2 Q - 1``, exactly skew-symmetric (the form of :mod:`cdbandits.winners`)."""
+        """The rates ``2 Q - 1`` or the margins, exactly skew-symmetric, shape (K, K)."""
         skew = self.pair_skew
         return self._dense(skew, -skew)
 
     def skew_sparse(self) -> sparse.csr_array:
-        """``P`` as a scipy sparse array: the compared pairs that are not even."""
+        """:meth:`skew_matrix` as a scipy sparse array: the compared pairs not even."""
         from scipy import sparse
 
         k = len(self.items)
@@ -184,12 +249,14 @@ class PairCounts:
         return low, high
 
 
-def count_pairs(log: ComparisonLog) -> PairCounts:
+def count_pairs(log: ComparisonLog, matrix: MatrixEstimand = "rates") -> PairCounts:
     """Win counts of a log (ties counted half; apply :func:`apply_policy` first).
 
     Parameters
     ----------
     log : ComparisonLog
+    matrix : {"rates", "margins"}, optional
+        The skew matrix the counts give (module docstring).
 
     Returns
     -------
@@ -212,7 +279,7 @@ def count_pairs(log: ComparisonLog) -> PairCounts:
         axis=1,
     )
     pairs = np.stack([codes // k, codes % k], axis=1).astype(np.int64)
-    return PairCounts(items=log.items, pairs=pairs, pair_wins=wins, pair_ties=ties)
+    return PairCounts(items=log.items, pairs=pairs, pair_wins=wins, pair_ties=ties, matrix=matrix)
 
 
 def _describe(names: list[str], limit: int = 5) -> str:
@@ -279,7 +346,9 @@ def _apply_rare(log: ComparisonLog, policy: CountPolicy) -> ComparisonLog:
     return log
 
 
-def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> ComparisonLog:
+def _apply_unobserved(
+    log: ComparisonLog, policy: UnobservedPolicy, matrix: MatrixEstimand
+) -> ComparisonLog:
     k = len(log.items)
     pairs = count_pairs(log).pairs
     missing = k * (k - 1) // 2 - pairs.shape[0]
@@ -288,6 +357,9 @@ def _apply_unobserved(log: ComparisonLog, policy: UnobservedPolicy) -> Compariso
     what = f"{missing} of {k * (k - 1) // 2} pairs of items were never compared"
     if policy == "error":
         raise ComparisonLogError(f"{what}; choose unobserved 'half' (entry 1/2) or 'drop-items'")
+    if policy == "half" and matrix == "margins":
+        warn(f"{what}: their margins are 0 (unobserved='half'), in every resample too")
+        return log
     if policy == "half":
         warn(
             f"{what}: their entries are set to 1/2 (unobserved='half'); the bootstrap keeps "
@@ -353,7 +425,7 @@ def apply_policy(log: ComparisonLog, policy: CountPolicy | None = None) -> Compa
         (f"rare_items={policy.rare_items!r}", lambda log: _apply_rare(log, policy)),
         (
             f"unobserved={policy.unobserved!r}",
-            lambda log: _apply_unobserved(log, policy.unobserved),
+            lambda log: _apply_unobserved(log, policy.unobserved, policy.matrix),
         ),
     ):
         applied = apply(log)

@@ -1,4 +1,4 @@
-"""Reading comparison logs from CSV, Parquet and whitespace-separated text files.
+"""Reading comparison logs from CSV, Parquet, JSON and whitespace-separated text files.
 
 A log file holds one comparison per row. :class:`LogSpec` says which columns hold the two
 items and how the outcome is given, in one of three ways (``outcome_from``):
@@ -20,9 +20,14 @@ value (:func:`re.search`). Every rule that drops rows is reported by a
 :class:`~.records.ComparisonDataWarning` with the count.
 
 Formats (``format="auto"`` goes by the suffix): ``.csv`` (comma-separated, header line),
-``.tsv`` (tab-separated, header line), ``.parquet``/``.pq``, anything else whitespace-
-separated text (blank lines and lines starting with ``#`` skipped). A text file without a
-header line needs ``names``: the column names in order.
+``.tsv`` (tab-separated, header line), ``.parquet``/``.pq``, ``.json``, anything else
+whitespace-separated text (blank lines and lines starting with ``#`` skipped). A text file
+without a header line needs ``names``: the column names in order. A JSON log is one array
+of objects, one comparison each, whose keys are the columns and whose values are strings
+or numbers; with the default spec it is read as ``{"winner": ..., "loser": ...}`` objects,
+the winner beat the loser, with an optional ``"weight"`` (frequency weight, default 1):
+:data:`JSON_SPEC`. Any other JSON (an object at the top, nested values) is refused, naming
+the entry.
 
 :data:`LOG_PRESETS` holds the specs of the public logs this project uses (``"atp"``,
 ``"trec-dl"``). Any problem with a file raises :class:`~.records.ComparisonLogError`
@@ -35,6 +40,7 @@ linear time, without pandas; a log of more than ``max_records`` records (default
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import re
@@ -68,6 +74,8 @@ from .specs import (
 )
 
 __all__ = [
+    "COLUMN_ADVICE",
+    "JSON_SPEC",
     "LOG_PRESETS",
     "OUTCOME_SOURCES",
     "TABLE_FORMATS",
@@ -81,14 +89,36 @@ __all__ = [
 ]
 
 
+#: The spec of a JSON log read with the default spec: ``{"winner", "loser"[, "weight"]}``.
+JSON_SPEC = LogSpec(
+    first="winner",
+    second="loser",
+    outcome_from="first_wins",
+    weight="weight",
+    format="json",
+    description='JSON array of {"winner": ..., "loser": ...[, "weight": ...]} objects',
+)
+
+#: How to name the columns, for the messages of a file that does not fit the spec.
+COLUMN_ADVICE = (
+    "name the columns with --first COL --second COL and --outcome COL, --winner COL or "
+    "--first-always-wins (--names A,B,... for a text file without header line, --format "
+    "for a file whose suffix does not say its format)"
+)
+
+
 def table_format(path: str | os.PathLike[str], requested: TableFormat = "auto") -> TableFormat:
     """The format of a log file: ``requested`` unless ``"auto"``, else from the suffix."""
     if requested != "auto":
         return requested
     suffix = Path(path).suffix.lower()
-    return {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}.get(
-        suffix, "whitespace"
-    )
+    return {
+        ".csv": "csv",
+        ".tsv": "tsv",
+        ".parquet": "parquet",
+        ".pq": "parquet",
+        ".json": "json",
+    }.get(suffix, "whitespace")
 
 
 def _missing_columns(path: Path, present: Sequence[str], spec: LogSpec) -> None:
@@ -103,7 +133,11 @@ def _missing_columns(path: Path, present: Sequence[str], spec: LogSpec) -> None:
     raise ComparisonLogError(
         f"{path}: no column {', '.join(map(repr, missing))}; the file has "
         f"{', '.join(map(repr, list(present)[:30]))}"
-        + (f". It looks like a log of a known kind: use {' or '.join(hints)}" if hints else "")
+        + (
+            f". It looks like a log of a known kind: use {' or '.join(hints)}"
+            if hints
+            else f"; {COLUMN_ADVICE}"
+        )
     )
 
 
@@ -276,7 +310,8 @@ def _read_delimited(
                 continue
             if len(record) != width:
                 raise ComparisonLogError(
-                    f"{path}:{reader.line_num}: {len(record)} fields, expected {width}"
+                    f"{path}:{reader.line_num}: {len(record)} fields, expected {width} (as "
+                    f"in the header line); {COLUMN_ADVICE}"
                 )
             builder.add(record, reader.line_num, f"{path}:{reader.line_num}")
     except csv.Error as error:
@@ -303,7 +338,8 @@ def _read_whitespace(path: Path, spec: LogSpec, max_records: int, read_before: i
             continue
         if len(fields) != len(names):
             raise ComparisonLogError(
-                f"{path}:{number}: {len(fields)} fields, expected {len(names)} ({' '.join(names)})"
+                f"{path}:{number}: {len(fields)} fields, expected {len(names)} "
+                f"({' '.join(names)}); {COLUMN_ADVICE}"
             )
         builder.add(fields, number, f"{path}:{number}")
     if builder is None:
@@ -337,6 +373,58 @@ def _read_parquet(path: Path, spec: LogSpec, max_records: int, read_before: int)
     return builder
 
 
+def _json_value(value: object) -> str | None:
+    """A JSON value as a field: strings and numbers (not booleans), else ``None``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return repr(value)
+    return None
+
+
+def _read_json(path: Path, spec: LogSpec, max_records: int, read_before: int) -> _LogBuilder:
+    """A JSON array of objects, one comparison each (module docstring)."""
+    try:
+        records = json.loads("".join(text_lines(path, ComparisonLogError)))
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ComparisonLogError(f"{path}: cannot read as JSON: {error}") from None
+    if not isinstance(records, list):
+        raise ComparisonLogError(
+            f"{path}: a JSON log is an array of objects, one comparison each, e.g. "
+            f'[{{"winner": "a", "loser": "b"}}, ...]; the file holds a {type(records).__name__}'
+        )
+    if replace(spec, format="auto") == LogSpec():
+        spec = JSON_SPEC
+    optional = {JSON_SPEC.weight: "1"} if spec == JSON_SPEC else {}
+    columns = list(spec.columns)
+    builder = None
+    for number, record in enumerate(records, start=1):
+        where = f"{path}: entry {number}"
+        if not isinstance(record, dict):
+            raise ComparisonLogError(
+                f"{where}: expected an object with keys {', '.join(map(repr, columns))}, got "
+                f"a {type(record).__name__}"
+            )
+        if builder is None:
+            _missing_columns(path, list(record), replace(spec, weight=None) if optional else spec)
+            builder = _LogBuilder(path, spec, columns, max_records, read_before)
+        fields = []
+        for name in columns:
+            value = record.get(name, optional.get(name))
+            if name not in record and name not in optional:
+                raise ComparisonLogError(f"{where}: no key {name!r}; {COLUMN_ADVICE}")
+            text = _json_value(value)
+            if text is None:
+                raise ComparisonLogError(
+                    f"{where}: key {name!r}: expected a string or a number, got {value!r}"
+                )
+            fields.append(text)
+        builder.add(fields, number, where)
+    if builder is None:
+        raise ComparisonLogError(f"{path}: empty JSON array (no comparisons)")
+    return builder
+
+
 def _read_one(
     path: Path, spec: LogSpec, max_records: int, read_before: int = 0
 ) -> tuple[ComparisonLog, list[int], int]:
@@ -350,13 +438,15 @@ def _read_one(
     kind = table_format(path, spec.format)
     if kind == "parquet":
         builder = _read_parquet(path, spec, max_records, read_before)
+    elif kind == "json":
+        builder = _read_json(path, spec, max_records, read_before)
     elif kind == "whitespace":
         builder = _read_whitespace(path, spec, max_records, read_before)
     else:
         builder = _read_delimited(
             path, spec, "," if kind == "csv" else "\t", max_records, read_before
         )
-    log = builder.log("row" if kind == "parquet" else "line")
+    log = builder.log({"parquet": "row", "json": "entry"}.get(kind, "line"))
     return log, builder.dropped, builder.rows
 
 

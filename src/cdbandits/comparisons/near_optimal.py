@@ -50,6 +50,17 @@ the rounding), and a lottery in ``C`` attaining them to :data:`CERTIFICATE_TOL` 
 tight. A solver failure or a gap above the tolerance raises. Without an LP: a pure lottery
 ``e_k`` in ``C`` (row ``k`` of ``A`` non-negative, checked exactly) proves ``max p_k = 1`` and
 ``min p_i = 0`` for every other item ``i``.
+
+With ``t = 0`` the set is the optimal face of the log's own game, ``{p in the simplex :
+p^T P_hat >= 0}``: every von Neumann winner of ``P_hat``. :func:`optimal_face_bounds` gives
+its projections, the least and largest weight of each item over all von Neumann winners;
+when they differ the winner is not unique and the reported lottery (the analytic centre of
+the face) is one representative among many. One LP first bounds the total weight of the
+items outside the reported support: 0 (certified) proves that no von Neumann winner puts
+weight on them, and only the support items need their two LPs.
+
+For the margins of :mod:`.counts` the scales are those of the margin entries: ``S[i, j]``
+times ``(n + 2) / c``, the standard error of ``(wins[i, j] - wins[j, i]) / c``.
 """
 
 from __future__ import annotations
@@ -64,8 +75,10 @@ from .counts import PairCounts
 __all__ = [
     "CANDIDATE_RESAMPLES",
     "CERTIFICATE_TOL",
+    "FACE_TOL",
     "entry_scales",
     "near_optimal_weight_bounds",
+    "optimal_face_bounds",
     "studentised_bound",
     "studentised_statistics",
 ]
@@ -77,17 +90,24 @@ CANDIDATE_RESAMPLES = 20
 #: and largest accepted violation of ``(p^T A)_j >= 0`` by that lottery.
 CERTIFICATE_TOL = 1e-7
 
+#: An item whose least and largest weight over the optimal face differ by more than this
+#: shows that the von Neumann winner is not unique (ten times the certificates' tolerance).
+FACE_TOL = 1e-6
+
 
 def entry_scales(counts: PairCounts) -> NDArray[np.float64]:
     """``S[i, j] = 2 sqrt(q (1 - q) / (n + 2))``, ``q = (wins[i, j] + 1) / (n + 2)``.
 
     The standard error of ``P_hat[i, j] = 2 Q_hat[i, j] - 1`` from ``n`` comparisons, with
     one virtual win each way so that a pair won every time (or never compared) keeps a
-    positive scale. Zero diagonal. Only a scale: :func:`studentised_bound` calibrates it.
+    positive scale; times ``(n + 2) / c`` for the margins (module docstring). Zero
+    diagonal. Only a scale: :func:`studentised_bound` calibrates it.
     """
     n = counts.comparisons
     q = (counts.wins + 1.0) / (n + 2.0)
     scales = 2.0 * np.sqrt(q * (1.0 - q) / (n + 2.0))
+    if counts.matrix == "margins":
+        scales *= (n + 2.0) / counts.margin_scale
     np.fill_diagonal(scales, 0.0)
     return scales
 
@@ -185,31 +205,32 @@ def _solve_lp(
     return solver.getModelStatus(), np.array(solution.col_value), np.array(solution.row_dual)
 
 
-def _certified_end(A: NDArray[np.float64], item: int, sign: float) -> float:
-    """``max sign * p_item`` over ``{p in the simplex: p^T A >= 0}``, a certified dual bound."""
+def _certified_max(A: NDArray[np.float64], gain: NDArray[np.float64], what: str) -> float:
+    """``max gain @ p`` over ``{p in the simplex: p^T A >= 0}``, a certified dual bound."""
     k = A.shape[0]
-    objective = np.zeros(k)
-    objective[item] = -sign  # HiGHS minimises
-    status, x, row_duals = _solve_lp(objective, A)
+    status, x, row_duals = _solve_lp(-gain, A)  # HiGHS minimises
     if status != highspy.HighsModelStatus.kOptimal:
-        raise SolverError(
-            f"HiGHS found no {'largest' if sign > 0 else 'smallest'} weight of item {item} "
-            f"in the confidence set of lotteries: model status {status}"
-        )
+        raise SolverError(f"HiGHS found no {what}: model status {status}")
     duals = np.clip(row_duals[:k], 0.0, None)
-    unit = np.zeros(k)
-    unit[item] = sign
-    bound = float((unit + A @ duals).max())
+    bound = float((gain + A @ duals).max())
     lottery = np.clip(x, 0.0, None)
     lottery /= lottery.sum()
     violation = -float((lottery @ A).min())
-    gap = bound - sign * lottery[item]
+    gap = bound - float(gain @ lottery)
     if violation > CERTIFICATE_TOL or gap > CERTIFICATE_TOL:
         raise CertificationError(
-            f"the weight interval of item {item} is not certified: gap {gap:.2e}, "
-            f"constraint violation {violation:.2e} (tolerance {CERTIFICATE_TOL:.0e})"
+            f"the {what} is not certified: gap {gap:.2e}, constraint violation "
+            f"{violation:.2e} (tolerance {CERTIFICATE_TOL:.0e})"
         )
     return bound
+
+
+def _certified_end(A: NDArray[np.float64], item: int, sign: float, where: str) -> float:
+    """``max sign * p_item`` over ``{p in the simplex: p^T A >= 0}``, a certified dual bound."""
+    unit = np.zeros(A.shape[0])
+    unit[item] = sign
+    end = "largest" if sign > 0 else "smallest"
+    return _certified_max(A, unit, f"{end} weight of item {item} {where}")
 
 
 def near_optimal_weight_bounds(
@@ -244,9 +265,58 @@ def near_optimal_weight_bounds(
     A = P + margin
     k = P.shape[0]
     pure = (A >= 0).all(axis=1)  # e_k lies in C
-    high = np.array([1.0 if pure[i] else _certified_end(A, i, 1.0) for i in range(k)])
+    where = "in the confidence set of lotteries"
+    high = np.array([1.0 if pure[i] else _certified_end(A, i, 1.0, where) for i in range(k)])
     low = np.array(
-        [0.0 if np.delete(pure, i).any() else -_certified_end(A, i, -1.0) for i in range(k)]
+        [0.0 if np.delete(pure, i).any() else -_certified_end(A, i, -1.0, where) for i in range(k)]
     )
     # + 0.0 turns the -0.0 of a negated zero bound into 0.0.
+    return np.clip(low, 0.0, 1.0) + 0.0, np.clip(high, 0.0, 1.0) + 0.0
+
+
+def optimal_face_bounds(
+    P: ArrayLike, support: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per item, the least and the largest weight over all von Neumann winners of ``P``.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Skew-form matrix.
+    support : array_like of int
+        The support of a von Neumann winner of ``P`` (the analytic centre's: the union of
+        all supports, checked by one certified LP; module docstring).
+
+    Returns
+    -------
+    (low, high) : ndarray, shape (K,)
+        Certified to :data:`CERTIFICATE_TOL`, clipped to ``[0, 1]``. The winner is unique
+        when ``high - low <= FACE_TOL`` for every item.
+
+    Raises
+    ------
+    SolverError, CertificationError
+        HiGHS failed, or its answer could not be certified.
+    """
+    P = np.asarray(P, dtype=np.float64)
+    if P.ndim != 2 or P.shape[0] != P.shape[1] or not np.allclose(P, -P.T):
+        raise ValueError(f"P must be a skew-symmetric square matrix, got shape {P.shape}")
+    k = P.shape[0]
+    inside = np.zeros(k, dtype=bool)
+    inside[np.asarray(support, dtype=np.int64)] = True
+    if not inside.any():
+        raise ValueError("the support of a von Neumann winner has at least one item")
+    where = "over the von Neumann winners"
+    if not inside.all():
+        outside = _certified_max(P, (~inside).astype(np.float64), f"weight outside {where}")
+        if outside > FACE_TOL:  # the given support is not the largest: bound every item
+            inside[:] = True
+    low, high = np.zeros(k), np.zeros(k)
+    items = np.flatnonzero(inside)
+    if items.size == 1:  # the only item any von Neumann winner weighs
+        low[items], high[items] = 1.0, 1.0
+    else:
+        for i in items:
+            high[i] = _certified_end(P, int(i), 1.0, where)
+            low[i] = -_certified_end(P, int(i), -1.0, where)
     return np.clip(low, 0.0, 1.0) + 0.0, np.clip(high, 0.0, 1.0) + 0.0

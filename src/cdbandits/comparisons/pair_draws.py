@@ -7,6 +7,14 @@ over *all* pairs of :func:`pair_index` (:func:`bootstrap_pair_wins`,
 :func:`posterior_pair_wins`, with :func:`skew_stack` to make the matrices), for logs of few
 items. Both come from the same random draws: a bootstrap draws the multiplicities of the
 resampling units once, whichever layout it fills.
+
+Both estimands of :mod:`.counts` are resampled consistently: a bootstrap resample's matrix
+is made from its wins by the log's own rule (:func:`.counts.skew_values`; margins divided
+by the log's constant ``c``, so that every resample is on the log's scale). The posterior
+draws each pair's rate ``Q[i, j]``; for the margins it holds each pair's number of
+comparisons ``n[i, j]`` at its observed value (the design of the log) and yields
+``n[i, j] Q`` and ``n[i, j] (1 - Q)`` as wins, whose margin is ``n[i, j] (2 Q - 1) / c``;
+a pair never compared then has margin 0 in every draw.
 """
 
 from __future__ import annotations
@@ -18,8 +26,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..limits import CHUNK_ENTRIES
-from .counts import PairCounts, count_pairs
+from .counts import PairCounts, count_pairs, skew_values
 from .records import FIRST_WINS, TIE, ComparisonLog, ComparisonLogError
+from .settings import MatrixEstimand
 
 __all__ = [
     "DENSE_UNIT_ENTRIES",
@@ -179,13 +188,14 @@ def posterior_pair_wins(
     rng: np.random.Generator,
     prior: tuple[float, float] = (1.0, 1.0),
 ) -> Iterator[NDArray[np.float64]]:
-    """Beta-posterior draws of every pair's probability, as wins out of one comparison.
+    """Beta-posterior draws of every pair's probability, as wins.
 
     Yields
     ------
     ndarray of float64, shape (chunk, 2, n_pairs)
         ``[:, 0]`` the drawn ``Q[i, j]`` of each pair ``i < j``, ``[:, 1] = 1 - [:, 0]``
-        (the same layout as :func:`bootstrap_pair_wins`).
+        (the same layout as :func:`bootstrap_pair_wins`); both times the pair's number of
+        comparisons when ``counts.matrix`` is ``"margins"`` (module docstring).
     """
     a, b = prior
     if not (a > 0 and b > 0):
@@ -194,9 +204,10 @@ def posterior_pair_wins(
     positions = _all_pair_positions(counts.pairs, k)
     upper, lower = np.zeros(k * (k - 1) // 2), np.zeros(k * (k - 1) // 2)
     upper[positions], lower[positions] = counts.pair_wins[:, 0], counts.pair_wins[:, 1]
+    times = upper + lower if counts.matrix == "margins" else np.ones(upper.size)
     for size in _chunk_sizes(resamples, k**2):
         q = rng.beta(a + upper, b + lower, size=(size, upper.size))
-        yield np.stack([q, 1.0 - q], axis=1)
+        yield np.stack([q * times, (1.0 - q) * times], axis=1)
 
 
 def compared_posterior_wins(
@@ -213,10 +224,16 @@ def compared_posterior_wins(
     Raises
     ------
     ComparisonLogError
-        If a pair was never compared: the posterior draws it from the prior, so every
-        resample would be a dense game of all pairs.
+        If a pair was never compared and the matrix is the rates: the posterior draws it
+        from the prior, so every resample would be a dense game of all pairs (a margin of
+        a pair never compared stays 0).
     """
     k = len(counts.items)
+    if counts.matrix == "margins":
+        positions = _all_pair_positions(counts.pairs, k)
+        for chunk in posterior_pair_wins(counts, resamples, rng, prior):
+            yield chunk[:, :, positions]
+        return
     if counts.n_pairs != k * (k - 1) // 2:
         raise ComparisonLogError(
             f"the Beta posterior draws each of the {k * (k - 1) // 2 - counts.n_pairs} pairs "
@@ -235,15 +252,16 @@ def _chunk_sizes(resamples: int, entries_per_resample: int) -> list[int]:
     return [min(chunk, resamples - start) for start in range(0, resamples, chunk)]
 
 
-def skew_stack(pair_wins: ArrayLike, k: int) -> NDArray[np.float64]:
+def skew_stack(
+    pair_wins: ArrayLike, k: int, matrix: MatrixEstimand = "rates", scale: float = 1.0
+) -> NDArray[np.float64]:
     """Skew-form matrices from pair wins (layout of :func:`bootstrap_pair_wins`).
 
-    ``Q[i, j] = wins_i / (wins_i + wins_j)``, 1/2 where the pair has no comparisons.
+    By :func:`.counts.skew_values`: rates ``Q[i, j] = wins_i / (wins_i + wins_j)`` (1/2
+    where the pair has no comparisons), or margins ``(wins_i - wins_j) / scale``.
     """
     wins = np.asarray(pair_wins, dtype=np.float64)
-    total = wins[:, 0] + wins[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        skew = np.where(total > 0, (wins[:, 0] - wins[:, 1]) / total, 0.0)
+    skew = skew_values(wins[:, 0], wins[:, 1], matrix, scale)
     rows, cols = pair_index(k)
     stack = np.zeros((wins.shape[0], k, k))
     stack[:, rows, cols] = skew

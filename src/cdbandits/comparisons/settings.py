@@ -1,8 +1,9 @@
 """The typed settings of the package, in a module light enough for the command line.
 
-:class:`CountPolicy` (ties, rarely compared items, pairs never compared: see
-:mod:`.counts`) and the names of the resampling methods (see :mod:`.uncertainty`). Nothing
-here imports the solvers or scipy, so ``cdbandits winners`` builds its options quickly.
+:class:`CountPolicy` (the matrix estimated, ties, rarely compared items, pairs never
+compared: see :mod:`.counts`) and the names of the resampling methods (see
+:mod:`.uncertainty`). Nothing here imports the solvers or scipy, so ``cdbandits winners``
+builds its options quickly.
 """
 
 from __future__ import annotations
@@ -11,17 +12,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "MATRIX_ESTIMANDS",
     "RARE_ITEM_POLICIES",
     "RESAMPLING_METHODS",
     "TIE_POLICIES",
     "UNOBSERVED_POLICIES",
     "CountPolicy",
+    "MatrixEstimand",
     "RareItemPolicy",
     "ResamplingMethod",
     "TiePolicy",
     "UnobservedPolicy",
 ]
 
+MatrixEstimand = Literal["rates", "margins"]
+MATRIX_ESTIMANDS: tuple[MatrixEstimand, ...] = ("rates", "margins")
 TiePolicy = Literal["half", "drop", "error"]
 UnobservedPolicy = Literal["half", "drop-items", "error"]
 RareItemPolicy = Literal["keep", "drop", "error"]
@@ -32,11 +37,12 @@ RARE_ITEM_POLICIES: tuple[RareItemPolicy, ...] = ("keep", "drop", "error")
 
 @dataclass(frozen=True)
 class CountPolicy:
-    """The explicit choices for ties, rare items and pairs never compared.
+    """The explicit choices: the matrix estimated, ties, rare items, pairs never compared.
 
     See :mod:`.counts` for each option.
     """
 
+    matrix: MatrixEstimand = "rates"
     ties: TiePolicy = "half"
     unobserved: UnobservedPolicy = "half"
     rare_items: RareItemPolicy = "keep"
@@ -44,6 +50,7 @@ class CountPolicy:
 
     def __post_init__(self) -> None:
         for name, allowed in (
+            ("matrix", MATRIX_ESTIMANDS),
             ("ties", TIE_POLICIES),
             ("unobserved", UNOBSERVED_POLICIES),
             ("rare_items", RARE_ITEM_POLICIES),

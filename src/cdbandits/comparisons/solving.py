@@ -25,7 +25,10 @@ gets the same solver):
   says whether that is still to come, so that a command line can announce it.
 
 Every answer is certified as by :mod:`cdbandits.batched`; a matrix without a certified answer
-raises :class:`cdbandits.winners.CertificationError` naming it.
+raises :class:`cdbandits.winners.CertificationError` naming it. A matrix with entries beyond
+``[-1, 1]`` (a bootstrap resample of the margins of :mod:`.counts`, on the log's scale) is
+divided by its largest entry before it is solved: a positive multiple has the same vNW, and
+its certificate is reported in the input's units.
 """
 
 from __future__ import annotations
@@ -138,8 +141,9 @@ def von_neumann_winners(matrices: ArrayLike) -> StackWinners:
     if uses_compiled_solver(k, n):
         from ..batched import von_neumann_winners as compiled
 
-        solved = compiled(stack)
-        return StackWinners(solved.weights, solved.exploitability, solved.method)
+        scale = np.maximum(np.abs(stack).max(axis=(1, 2)), 1.0)
+        solved = compiled(stack / scale[:, None, None])
+        return StackWinners(solved.weights, solved.exploitability * scale, solved.method)
     stack = (stack - stack.transpose(0, 2, 1)) / 2.0
     if k <= ENUMERATION_MAX_K:
         distinct, index = np.unique(stack.reshape(n, k * k), axis=0, return_inverse=True)

@@ -14,6 +14,8 @@ the same draws as for a small log) and solves each resampled game with the spars
 * **Parallel.** The resamples are drawn in order from the one random stream, then solved in
   ``jobs`` worker processes; the solver is deterministic, so the weights (and every number
   derived from them) are the same bytes whatever the number of workers.
+* Each resample's matrix is made by the log's estimand (rates or margins on the log's scale,
+  :func:`.counts.skew_values`), as for a small log.
 * The exploitability of the reported lottery, the Condorcet and the Copeland winners of
   every resample come from the pairs (one sparse product per chunk of resamples).
 
@@ -36,7 +38,7 @@ from scipy import sparse
 from ..blas_threads import one_blas_thread
 from ..vnw_sparse import SPARSE_METHODS, solve_sparse
 from ..winners import CertificationError
-from .counts import PairCounts
+from .counts import PairCounts, skew_values
 from .pair_draws import compared_bootstrap_wins, compared_posterior_wins
 from .records import ComparisonLog
 from .settings import RESAMPLING_METHODS, ResamplingMethod
@@ -173,9 +175,7 @@ def sparse_distribution(
         _progress_bar(resamples, f"{method} resamples", progress) as bar,
     ):
         for chunk in chunks:
-            total = chunk[:, 0] + chunk[:, 1]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                skews = np.where(total > 0, (chunk[:, 0] - chunk[:, 1]) / total, 0.0)
+            skews = skew_values(chunk[:, 0], chunk[:, 1], counts.matrix, counts.margin_scale)
             tasks = [skews[i : i + TASK_RESAMPLES] for i in range(0, len(skews), TASK_RESAMPLES)]
             answers = [
                 a

@@ -25,8 +25,8 @@ __all__ = [
 OutcomeSource = Literal["outcome", "winner", "first_wins"]
 OUTCOME_SOURCES: tuple[OutcomeSource, ...] = ("outcome", "winner", "first_wins")
 
-TableFormat = Literal["auto", "csv", "tsv", "parquet", "whitespace"]
-TABLE_FORMATS: tuple[TableFormat, ...] = ("auto", "csv", "tsv", "parquet", "whitespace")
+TableFormat = Literal["auto", "csv", "tsv", "parquet", "json", "whitespace"]
+TABLE_FORMATS: tuple[TableFormat, ...] = ("auto", "csv", "tsv", "parquet", "json", "whitespace")
 
 
 def outcome_token(value: object) -> str:
@@ -59,7 +59,7 @@ class LogSpec:
         Optional columns.
     drop : tuple of (column, pattern)
         Rows whose ``column`` matches ``pattern`` (:func:`re.search`) are dropped.
-    format : {"auto", "csv", "tsv", "parquet", "whitespace"}
+    format : {"auto", "csv", "tsv", "parquet", "json", "whitespace"}
         File format; ``"auto"`` goes by the suffix.
     names : tuple of str or None
         Column names of a text file without a header line.

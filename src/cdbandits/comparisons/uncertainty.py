@@ -22,8 +22,11 @@ dense game), with the Condorcet winner, the Copeland winners (``"wins"`` variant
 **exploitability** of the reported lottery ``w`` (the vNW of the log's own matrix):
 ``max_j sum_i w_i P[j, i] = -min_j (w^T P)_j >= 0``, how much the best single item beats
 ``w`` in expected duel outcome (skew form; ``(1 + exploitability) / 2`` is that item's
-probability of beating a draw from ``w``). It is 0 on the log's own matrix. Note the sign:
-:func:`cdbandits.winners.exploitability` returns the certificate ``min_j (w^T P)_j <= 0``.
+probability of beating a draw from ``w`` for the rates; for the margins it is the net share
+of the ``c`` comparisons of :mod:`.counts` by which that item beats ``w``). It is 0 on the
+log's own matrix. Every resampled matrix is made by the log's estimand
+(:mod:`.pair_draws`). Note the sign: :func:`cdbandits.winners.exploitability` returns the
+certificate ``min_j (w^T P)_j <= 0``.
 
 :class:`WinnerDistribution` holds the draws and summarises them: per item the probability of
 being in the support, an interval on its weight, the probability of being the Condorcet
@@ -63,7 +66,7 @@ from .pair_draws import (
     skew_stack,
 )
 from .records import ComparisonLog
-from .settings import RESAMPLING_METHODS, ResamplingMethod
+from .settings import RESAMPLING_METHODS, MatrixEstimand, ResamplingMethod
 from .solving import METHODS, von_neumann_winners
 
 if TYPE_CHECKING:
@@ -348,7 +351,7 @@ def winner_distribution(
     paths = np.zeros(len(METHODS), dtype=np.int64)
     with _progress_bar(total, f"{method} resamples", progress) as bar:
         for chunk in chunks:
-            stack = skew_stack(chunk, k)
+            stack = skew_stack(chunk, k, counts.matrix, counts.margin_scale)
             solved = von_neumann_winners(stack)
             weights.append(solved.weights)
             if candidates is None:
@@ -390,6 +393,7 @@ def resampled_distribution(
     confidence: float = 0.95,
     prior: tuple[float, float] = (1.0, 1.0),
     progress: bool = False,
+    matrix: MatrixEstimand = "rates",
 ) -> WinnerDistribution:
     """:func:`winner_distribution` of the bootstrap or the posterior of a log.
 
@@ -412,8 +416,10 @@ def resampled_distribution(
     prior : (float, float), optional
         Beta prior of the posterior.
     progress : bool, optional
+    matrix : {"rates", "margins"}, optional
+        The estimand of :mod:`.counts` (the reported lottery must be its vNW).
     """
-    counts = count_pairs(log)
+    counts = count_pairs(log, matrix)
     if method == "bootstrap":
         chunks = bootstrap_pair_wins(log, resamples, rng)
     elif method == "posterior":
