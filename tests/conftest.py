@@ -28,8 +28,31 @@ def find_data_mirror() -> Path | None:
     return candidate.resolve() if candidate.is_dir() else None
 
 
+#: The fixtures that run the workflow: a test that uses one must carry the ``workflow`` mark.
+WORKFLOW_FIXTURES = frozenset({"tiny_run", "slurm"})
+
+#: The test being set up or run (Snakemake may run only in a test marked ``workflow``).
+_running: list[pytest.Item] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if WORKFLOW_FIXTURES & set(item.fixturenames) and not item.get_closest_marker("workflow"):
+            raise pytest.UsageError(f"{item.nodeid} runs the workflow but is not marked workflow")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _running[:] = [item]
+
+
 def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
-    """Run Snakemake on the repository's Snakefile; fail the test with its output on error."""
+    """Run Snakemake on the repository's Snakefile; fail the test with its output on error.
+
+    Only a test marked ``workflow`` may call it (``-m "not workflow"`` leaves out every test
+    that runs Snakemake)."""
+    if _running and not _running[0].get_closest_marker("workflow"):
+        pytest.fail(f"{_running[0].nodeid} runs snakemake but is not marked workflow")
     completed = subprocess.run(
         [*SNAKEMAKE, *arguments], cwd=cwd, capture_output=True, text=True, timeout=1800
     )
