@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO_ROOT, TINY_CONFIG, TINY_RUN_GROUP, reproducible_outputs, snakemake
 from test_experiments_oracle_detection import check_detections
 
-pytestmark = [pytest.mark.workflow, TINY_RUN_GROUP]
+pytestmark = pytest.mark.workflow
 
 DEFAULT_CONFIG = str(REPO_ROOT / "config/config.yaml")
 NOTEBOOKS = sorted(path.stem for path in (REPO_ROOT / "notebooks").glob("*.ipynb"))
@@ -24,6 +24,10 @@ def test_lint_is_clean():
     completed = snakemake("--lint")
     output = completed.stdout + completed.stderr
     assert "Congratulations, your workflow is in a good condition!" in output
+
+
+#: The tests that read the default config's dry run (one worker runs it once).
+DEFAULT_DRY_RUN_GROUP = pytest.mark.xdist_group("default-dry-run")
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +40,7 @@ def default_dry_run(tmp_path_factory) -> str:
     return completed.stdout
 
 
+@DEFAULT_DRY_RUN_GROUP
 def test_dry_run_of_the_default_config(default_dry_run):
     assert "compute_full_matrix_winners" in default_dry_run
     # figures/ tracks exactly what the default run publishes there (no timing figures).
@@ -51,6 +56,7 @@ def test_dry_run_of_the_default_config(default_dry_run):
     assert not any("scaling" in name for name in tracked)
 
 
+@DEFAULT_DRY_RUN_GROUP
 def test_the_default_run_executes_every_notebook(default_dry_run):
     assert NOTEBOOKS
     for name in NOTEBOOKS:
@@ -109,6 +115,7 @@ def test_misspelled_key_is_named_in_a_short_message(tmp_path):
     assert len(output.splitlines()) < 10
 
 
+@TINY_RUN_GROUP
 def test_tiny_end_to_end_run_builds_every_result(tiny_run):
     # Reproducibility: tests/test_cluster.py compares a second run with this one.
     outputs = reproducible_outputs(tiny_run)
@@ -124,6 +131,7 @@ def test_tiny_end_to_end_run_builds_every_result(tiny_run):
     assert '"all_match_paper": true' in summary
 
 
+@TINY_RUN_GROUP
 def test_the_appendix_runs_on_a_matrix_built_from_letor_data(tiny_run):
     built = np.load(tiny_run / "results/letor/matrices/sample_informational.npz")["PMat"]
     per_k = pd.read_csv(tiny_run / "results/appendix/built_informational/per_k.csv")
@@ -138,6 +146,7 @@ def test_the_appendix_runs_on_a_matrix_built_from_letor_data(tiny_run):
     assert "--profile" not in provenance["command"]
 
 
+@TINY_RUN_GROUP
 def test_the_detection_at_the_configs_seed_finds_what_it_finds_at_seed_0(tiny_run):
     # The same detection settings as tests/test_experiments_oracle_detection.py's, at
     # another master seed.
