@@ -75,8 +75,8 @@ def report_data(report: str) -> tuple[dict, dict]:
 
 
 #: What the generic profile builds: a notebook and what it reads (cluster jobs), after the
-#: downloads (local rules). The whole tiny config through a cluster executor, compared byte
-#: for byte with the local run, is tests/test_slurm.py's.
+#: downloads (local rules). Two families through SLURM, compared byte for byte with the
+#: local run: tests/test_slurm.py.
 GENERIC_TARGETS = (
     "results/examples/examples.json",
     "results/winners/full_matrices.csv",
