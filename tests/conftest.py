@@ -28,8 +28,37 @@ def find_data_mirror() -> Path | None:
     return candidate.resolve() if candidate.is_dir() else None
 
 
+#: The fixtures that run the workflow: a test that uses one must carry the ``workflow`` mark
+#: and :data:`TINY_RUN_GROUP` (the tiny run, and the SLURM cluster, once per session).
+WORKFLOW_FIXTURES = frozenset({"tiny_run", "slurm"})
+
+#: The test being set up or run (Snakemake may run only in a test marked ``workflow``).
+_running: list[pytest.Item] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not WORKFLOW_FIXTURES & set(item.fixturenames):
+            continue
+        if not item.get_closest_marker("workflow"):
+            raise pytest.UsageError(f"{item.nodeid} runs the workflow but is not marked workflow")
+        groups = {mark.args[0] for mark in item.iter_markers("xdist_group")}
+        if groups != set(TINY_RUN_GROUP.args):
+            raise pytest.UsageError(f"{item.nodeid} runs the workflow outside TINY_RUN_GROUP")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _running[:] = [item]
+
+
 def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
-    """Run Snakemake on the repository's Snakefile; fail the test with its output on error."""
+    """Run Snakemake on the repository's Snakefile; fail the test with its output on error.
+
+    Only a test marked ``workflow`` may call it (``-m "not workflow"`` leaves out every test
+    that runs Snakemake)."""
+    if _running and not _running[0].get_closest_marker("workflow"):
+        pytest.fail(f"{_running[0].nodeid} runs snakemake but is not marked workflow")
     completed = subprocess.run(
         [*SNAKEMAKE, *arguments], cwd=cwd, capture_output=True, text=True, timeout=1800
     )
@@ -57,8 +86,9 @@ def reproducible_outputs(directory: Path) -> set[Path]:
     }
 
 
-#: The mark of the modules whose tests read the shared tiny workflow run: under pytest-xdist
-#: (``--dist loadgroup``) they all go to one worker, so the run is made once per session.
+#: The mark of the tests that read the shared tiny workflow run (or use the SLURM cluster):
+#: under pytest-xdist (``--dist loadgroup``) they all go to one worker, so the run is made
+#: once per session; the other workflow tests spread over the workers.
 TINY_RUN_GROUP = pytest.mark.xdist_group("tiny-workflow-run")
 
 

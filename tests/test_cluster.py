@@ -11,7 +11,7 @@ from conftest import REPO_ROOT, TINY_CONFIG, TINY_RUN_GROUP, reproducible_output
 
 from cdbandits.workflow.provenance import config_sha256
 
-pytestmark = [pytest.mark.workflow, TINY_RUN_GROUP]
+pytestmark = pytest.mark.workflow
 
 PROFILES = REPO_ROOT / "workflow" / "profiles"
 
@@ -75,8 +75,8 @@ def report_data(report: str) -> tuple[dict, dict]:
 
 
 #: What the generic profile builds: a notebook and what it reads (cluster jobs), after the
-#: downloads (local rules). The whole tiny config through a cluster executor, compared byte
-#: for byte with the local run, is tests/test_slurm.py's.
+#: downloads (local rules). Two families through SLURM, compared byte for byte with the
+#: local run: tests/test_slurm.py.
 GENERIC_TARGETS = (
     "results/examples/examples.json",
     "results/winners/full_matrices.csv",
@@ -84,6 +84,7 @@ GENERIC_TARGETS = (
 )
 
 
+@TINY_RUN_GROUP
 def test_the_generic_profile_submits_jobs_with_their_resources(tmp_path, data_mirror, tiny_run):
     """The jobs go through the cluster executor with their resources, and give the files of
     the local run, byte for byte."""
@@ -132,6 +133,7 @@ def test_the_generic_profile_submits_jobs_with_their_resources(tmp_path, data_mi
     assert (results / "provenance.json").read_bytes() == before
 
 
+@TINY_RUN_GROUP
 def test_the_report_of_the_tiny_run_captions_every_result(tmp_path, data_mirror, tiny_run):
     report_path = tmp_path / "report.html"
     snakemake(

@@ -1,6 +1,8 @@
 """The detection's settings: budgets solved from the formulas, the section's rules."""
 
 import pytest
+import yaml
+from conftest import TINY_CONFIG
 from oracle_config import DEFAULT
 
 from cdbandits.contextual.bounds import sparring_exp4p_regret_bound
@@ -64,17 +66,12 @@ def test_the_cyclic_games_give_sparring_fpl_rounds_where_its_bound_is_half_the_m
     assert last_iterate_rounds(m, margin, settings.delta, 3.0) == n
 
 
+#: The tiny config's detection section and delta (the default's): the tests run it at master
+#: seed 0, the tiny workflow run at the config's seed (tests/test_workflow.py checks that
+#: run's detection).
 TINY = {
-    "delta": 0.05,
-    "detection": {
-        "seeds": 2,
-        "environment": {"n_contexts": 20, "margin": 1.0, "n_bins": 2},
-        "explore_first": {"explore_rounds": 4000, "fpl_rounds": 5, "pgd_iterations": 2},
-        "small_explore_first": {"explore_rounds": 2000, "pgd_iterations": 64},
-        "solvers": {"explore_rounds": 2, "fpl_rounds": 1000, "pgd_iterations": 64},
-        "main_eps_fpl": {"explore_rounds": 180, "fpl_rounds": 60000},
-        "main_regret_fpl": {"horizon": 2300, "fpl_rounds": 106000},
-    },
+    "delta": DEFAULT["delta"],
+    "detection": yaml.safe_load(TINY_CONFIG.read_text())["oracle"]["detection"],
 }
 
 

@@ -171,8 +171,9 @@ class TinyRuns:
 
 # What the tiny runs on the cluster build: two families (shards, verification, summaries,
 # figures, notebooks: 22 cluster jobs), enough for every mechanism tested here at a third of
-# the whole workflow's cost. The whole tiny workflow runs through a cluster executor
-# in tests/test_cluster.py.
+# the whole workflow's cost. No test runs the whole tiny workflow through a cluster
+# executor: the generic profile's test (tests/test_cluster.py) builds a notebook and its
+# inputs.
 SLURM_TARGETS = ("winners", "appendix")
 # Result folders those targets build completely (they also fetch some data and build one
 # LETOR matrix, which are compared too).

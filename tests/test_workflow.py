@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import REPO_ROOT, TINY_CONFIG, TINY_RUN_GROUP, reproducible_outputs, snakemake
+from test_experiments_oracle_detection import check_detections
 
-pytestmark = [pytest.mark.workflow, TINY_RUN_GROUP]
+pytestmark = pytest.mark.workflow
 
 DEFAULT_CONFIG = str(REPO_ROOT / "config/config.yaml")
 NOTEBOOKS = sorted(path.stem for path in (REPO_ROOT / "notebooks").glob("*.ipynb"))
@@ -25,15 +26,27 @@ def test_lint_is_clean():
     assert "Congratulations, your workflow is in a good condition!" in output
 
 
-def test_dry_run_of_the_default_config(tmp_path):
+#: The tests that read the default config's dry run (one worker runs it once).
+DEFAULT_DRY_RUN_GROUP = pytest.mark.xdist_group("default-dry-run")
+
+
+@pytest.fixture(scope="module")
+def default_dry_run(tmp_path_factory) -> str:
+    """The jobs a run of the default config would run (its dry run's output)."""
+    directory = tmp_path_factory.mktemp("default-dry-run")
     completed = snakemake(
-        "--dry-run", "--directory", str(tmp_path), "--configfile", DEFAULT_CONFIG, "--cores", "2"
+        "--dry-run", "--directory", str(directory), "--configfile", DEFAULT_CONFIG, "--cores", "2"
     )
-    assert "compute_full_matrix_winners" in completed.stdout
+    return completed.stdout
+
+
+@DEFAULT_DRY_RUN_GROUP
+def test_dry_run_of_the_default_config(default_dry_run):
+    assert "compute_full_matrix_winners" in default_dry_run
     # figures/ tracks exactly what the default run publishes there (no timing figures).
     published = {
         Path(path).name
-        for line in completed.stdout.splitlines()
+        for line in default_dry_run.splitlines()
         if line.strip().startswith("output:") and "figures/" in line
         for path in line.split(":", 1)[1].split(",")
         if path.strip().startswith("figures/")
@@ -41,6 +54,14 @@ def test_dry_run_of_the_default_config(tmp_path):
     tracked = {path.name for path in (REPO_ROOT / "figures").iterdir()}
     assert published and published == tracked
     assert not any("scaling" in name for name in tracked)
+
+
+@DEFAULT_DRY_RUN_GROUP
+def test_the_default_run_executes_every_notebook(default_dry_run):
+    assert NOTEBOOKS
+    for name in NOTEBOOKS:
+        for suffix in (".ipynb", ".html"):
+            assert f"results/notebooks/{name}{suffix}" in default_dry_run, name
 
 
 def test_only_the_default_config_publishes_figures(tmp_path):
@@ -94,6 +115,7 @@ def test_misspelled_key_is_named_in_a_short_message(tmp_path):
     assert len(output.splitlines()) < 10
 
 
+@TINY_RUN_GROUP
 def test_tiny_end_to_end_run_builds_every_result(tiny_run):
     # Reproducibility: tests/test_cluster.py compares a second run with this one.
     outputs = reproducible_outputs(tiny_run)
@@ -109,6 +131,7 @@ def test_tiny_end_to_end_run_builds_every_result(tiny_run):
     assert '"all_match_paper": true' in summary
 
 
+@TINY_RUN_GROUP
 def test_the_appendix_runs_on_a_matrix_built_from_letor_data(tiny_run):
     built = np.load(tiny_run / "results/letor/matrices/sample_informational.npz")["PMat"]
     per_k = pd.read_csv(tiny_run / "results/appendix/built_informational/per_k.csv")
@@ -121,6 +144,18 @@ def test_the_appendix_runs_on_a_matrix_built_from_letor_data(tiny_run):
     provenance = json.loads((tiny_run / "results/provenance.json").read_text())
     assert provenance["config"]["seed"] == 7
     assert "--profile" not in provenance["command"]
+
+
+@TINY_RUN_GROUP
+def test_the_detection_at_the_configs_seed_finds_what_it_finds_at_seed_0(tiny_run):
+    # The same detection settings as tests/test_experiments_oracle_detection.py's, at
+    # another master seed.
+    oracle = tiny_run / "results/oracle"
+    tables = [
+        pd.read_csv(oracle / f"{name}.csv", keep_default_na=False)
+        for name in ("detection", "detection_checks", "detection_variants")
+    ]
+    check_detections(*tables)
 
 
 def test_missing_data_fails_with_a_clear_message(tmp_path):
