@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import yaml
 
-from cdbandits.karmed import ALGORITHMS, PUBLISHED_RESULTS, simulate
+from cdbandits.karmed import ALGORITHMS, PUBLISHED_RESULTS, make_algorithm, simulate
 from cdbandits.karmed.published import (
     EVIDENCE,
     SETTINGS_EVIDENCE,
@@ -70,7 +70,7 @@ def test_every_tuned_configuration_constructs_and_runs():
     for configuration in TUNED_CONFIGURATIONS:
         assert configuration.source.startswith("https://") and configuration.location
         with pytest.warns(UserWarning, match="theorem"):  # every alpha here is <= 1/2
-            algorithm = configuration.make()
+            algorithm = make_algorithm(configuration.algorithm, **configuration.parameter_dict)
         for key, value in configuration.parameters:
             assert getattr(algorithm, key) == value
         result = simulate(algorithm, matrix, 300, np.random.default_rng(0), [300])

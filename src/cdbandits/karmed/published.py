@@ -26,10 +26,7 @@ al., ICML 2014) and Versatile-DB (Saha and Gaillard, ICML 2022).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from .base import DuelingBanditAlgorithm
+from typing import Literal
 
 __all__ = [
     "EVIDENCE",
@@ -87,12 +84,6 @@ class TunedConfiguration:
     def parameter_dict(self) -> dict[str, float]:
         """``parameters`` as keyword arguments."""
         return dict(self.parameters)
-
-    def make(self) -> DuelingBanditAlgorithm:
-        """The algorithm so configured (``alpha <= 1/2`` warns that its theorem does not apply)."""
-        from . import make_algorithm  # the package imports this module
-
-        return make_algorithm(self.algorithm, **self.parameter_dict)
 
 
 @dataclass(frozen=True)
