@@ -96,6 +96,34 @@ def test_settings_are_checked():
         AnalysisSettings(confidence=0)
     with pytest.raises(ValueError, match="top"):
         AnalysisSettings(top=0)
+    with pytest.raises(ValueError, match="intervals must be one of"):
+        AnalysisSettings(intervals="bootstrap")
+    with pytest.raises(ValueError, match="applies to the rates matrix, not to the margins"):
+        AnalysisSettings(policy=CountPolicy(matrix="margins"), intervals="identified")
+
+
+def test_identified_intervals_leave_the_resampling_stream_alone():
+    log = log_from_counts(["r", "p", "s", "x"], WINS)
+    results = {
+        intervals: analyze_log(
+            log, AnalysisSettings(resamples=400, intervals=intervals), np.random.default_rng(7)
+        )
+        for intervals in ("identified", "conservative")
+    }
+    assert results["identified"].interval_construction == "identified"
+    assert results["conservative"].identified is None
+    assert results["conservative"].interval_construction == "conservative"
+    for method in ("bootstrap", "posterior"):
+        np.testing.assert_array_equal(
+            results["identified"].distributions[method].weights,
+            results["conservative"].distributions[method].weights,
+        )
+    summary = results["identified"].to_dict()["weight_interval"]
+    assert summary["labels"]["x"] == "out"  # x loses to everyone by a wide margin
+    assert results["conservative"].to_dict()["weight_interval"] == {
+        "construction": "conservative",
+        "identified_not_applicable": None,
+    }
 
 
 @pytest.mark.parametrize(

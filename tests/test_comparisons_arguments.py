@@ -48,6 +48,17 @@ def test_only_the_options_on_the_command_line_count_as_given():
         (["--pairs", "a.csv", "--method", "posterior", "--prior", "2,2"], [False], None),
         (["--pairs", "a.csv", "--method", "none", "--resamples", "9"], [False], "--resamples"),
         (
+            ["--pairs", "a.csv", "--method", "none", "--intervals", "identified"],
+            [False],
+            "--intervals applies to the resampling; --method none has none",
+        ),
+        (
+            ["--pairs", "a.csv", "--method", "posterior", "--intervals", "conservative"],
+            [False],
+            None,
+        ),
+        (["m.csv", "--intervals", "identified"], [], "--intervals applies to --pairs logs"),
+        (
             ["--pairs", "a.csv", "--method", "none", "--confidence", "0.9"],
             [False],
             "--confidence sets the intervals; --method none (without --include-pairs) has none",

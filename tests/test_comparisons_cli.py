@@ -952,3 +952,93 @@ def test_a_json_log_is_read_as_json(capsys, tmp_path):
     path.write_text('{"a": "b"}')
     status, out, err = run(capsys, "--pairs", str(path))
     assert status == 2 and "a JSON log is an array of objects" in err
+
+
+def condorcet_log(path, k, comparisons_per_pair=150, seed=0):
+    """A log of ``k`` items, every pair compared; item "i00" beats each other with
+    probability 0.85, the others are even."""
+    rng = np.random.default_rng(seed)
+    names = [f"i{i:02d}" for i in range(k)]
+    rows = ["first,second,outcome"]
+    for i in range(k):
+        for j in range(i + 1, k):
+            first_wins = rng.binomial(comparisons_per_pair, 0.85 if i == 0 else 0.5)
+            rows += [f"{names[i]},{names[j]},1"] * first_wins
+            rows += [f"{names[i]},{names[j]},0"] * (comparisons_per_pair - first_wins)
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def identified_rows(out):
+    """Item, interval and label of each row of the identified support table."""
+    return {
+        match[1]: (match[2], match[3])
+        for match in re.finditer(
+            r"^ +(i\d\d) .*(\[[0-9.]+, [0-9.]+\]) +(in|out|undecided)$", out, re.M
+        )
+    }
+
+
+def test_identified_intervals_put_a_clear_winner_in_and_the_others_out(capsys, tmp_path):
+    log = str(condorcet_log(tmp_path / "k4.csv", 4))
+    status, out, err = run(capsys, "--pairs", log, "--seed", "5")
+    assert status == 0, err
+    assert "identified: 95% interval" in out
+    assert "weight intervals: identified construction at 95% confidence" in out
+    assert identified_rows(out) == {
+        "i00": ("[1.000, 1.000]", "in"),
+        "i01": ("[0.000, 0.000]", "out"),
+        "i02": ("[0.000, 0.000]", "out"),
+        "i03": ("[0.000, 0.000]", "out"),
+    }
+    status, out, err = run(capsys, "--pairs", log, "--seed", "5", "--json")
+    assert status == 0, err
+    intervals = json.loads(out)["results"][0]["weight_interval"]
+    assert intervals["construction"] == "identified" and intervals["confidence"] == 0.95
+    assert intervals["labels"] == {"i00": "in", "i01": "out", "i02": "out", "i03": "out"}
+    assert intervals["kept_supports"] == [["i00"]]
+    assert intervals["low"]["i00"] == intervals["high"]["i00"] == 1.0
+    assert run(capsys, "--pairs", log, "--seed", "5", "--json")[1] == out
+
+
+def test_identified_intervals_come_from_their_own_seeded_stream(capsys, tmp_path):
+    log = str(condorcet_log(tmp_path / "k4.csv", 4, comparisons_per_pair=12))
+
+    def identified(*options):
+        status, out, err = run(capsys, "--pairs", log, "--json", *options)
+        assert status == 0, err
+        return json.loads(out)["results"][0]["weight_interval"]
+
+    one = identified("--seed", "1")
+    assert one["construction"] == "identified"
+    assert identified("--seed", "1", "--method", "posterior") == one  # not the bootstrap's draws
+    assert any(identified("--seed", str(seed)) != one for seed in (2, 3, 4))
+
+
+def test_identified_intervals_refuse_the_margins(capsys, tmp_path):
+    log = str(condorcet_log(tmp_path / "k4.csv", 4))
+    status, out, err = run(
+        capsys, "--pairs", log, "--intervals", "identified", "--matrix", "margins"
+    )
+    assert status == 2 and out == ""
+    assert "applies to the rates matrix, not to the margins" in err and "Traceback" not in err
+    status, out, err = run(capsys, "--pairs", log, "--matrix", "margins", "--json")
+    assert status == 0, err
+    assert json.loads(out)["results"][0]["weight_interval"]["construction"] == "conservative"
+
+
+def test_more_items_than_the_identified_limit(capsys, tmp_path):
+    log = str(condorcet_log(tmp_path / "k13.csv", 13, comparisons_per_pair=4))
+    status, out, err = run(capsys, "--pairs", log, "--intervals", "identified")
+    assert status == 2 and out == ""
+    assert "--intervals identified: counts has 13 items" in err
+    assert "limited to 12 items" in err and "Traceback" not in err
+    status, out, err = run(capsys, "--pairs", log, "--resamples", "400")
+    assert status == 0, err
+    assert "weight intervals: conservative construction" in out
+    assert "identified intervals not applicable: counts has 13 items" in out
+    assert "identified: 95% interval" not in out and "bootstrap: 95% interval" in out
+    status, out, err = run(capsys, "--pairs", log, "--resamples", "400", "--json")
+    intervals = json.loads(out)["results"][0]["weight_interval"]
+    assert intervals["construction"] == "conservative"
+    assert "limited to 12 items" in intervals["identified_not_applicable"]

@@ -36,10 +36,17 @@ from ..randomness import named_generator
 from ..stats import INTERVAL_METHODS, IntervalMethod
 from ..winners import CertificationError
 from .counts import PairCounts, apply_policy, count_pairs
+from .identified import IdentifiedIntervals, identified_intervals
 from .near_optimal import FACE_TOL, optimal_face_bounds
 from .rankings import columns_table, ranking_columns
 from .records import ComparisonDataWarning, ComparisonLog, ComparisonLogError, warn
-from .settings import RESAMPLING_METHODS, CountPolicy, ResamplingMethod
+from .settings import (
+    INTERVAL_CONSTRUCTIONS,
+    RESAMPLING_METHODS,
+    CountPolicy,
+    IntervalConstruction,
+    ResamplingMethod,
+)
 from .solving import METHODS, SUPPORT_ENUMERATION, von_neumann_winners
 from .uncertainty import DENSE_MAX_K, SUPPORT_TOL, WinnerDistribution, resampled_distribution
 
@@ -79,6 +86,11 @@ class AnalysisSettings:
     rankings : bool
         Compute the rankings table (iterated maximal lotteries, Copeland, Borda,
         Bradley–Terry); it solves one game per tier.
+    intervals : {"identified", "conservative"} or None
+        Construction of the weight intervals; ``None``: "identified" where it applies (the
+        rates matrix, whole counts, every pair compared, at most
+        :data:`cdbandits.limits.SUPPORT_ENUMERATION_MAX_ITEMS` items, enough resamples),
+        else "conservative". "identified" is a per-pair construction and needs the rates.
     """
 
     policy: CountPolicy = field(default_factory=CountPolicy)
@@ -91,6 +103,7 @@ class AnalysisSettings:
     top: int | None = None
     jobs: int | None = None
     rankings: bool = False
+    intervals: IntervalConstruction | None = None
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in RESAMPLING_METHODS]
@@ -112,6 +125,14 @@ class AnalysisSettings:
             )
         if self.jobs is not None and self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
+        if self.intervals is not None and self.intervals not in INTERVAL_CONSTRUCTIONS:
+            raise ValueError(f"intervals must be one of {INTERVAL_CONSTRUCTIONS}")
+        if self.intervals == "identified" and self.policy.matrix != "rates":
+            raise ValueError(
+                "intervals 'identified' resamples each pair's own rate and applies to the "
+                "rates matrix, not to the margins: choose --matrix rates or --intervals "
+                "conservative"
+            )
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,6 +167,12 @@ class LogAnalysis:
     warnings : tuple of str
         Every choice the policy or the rankings reported.
     settings : AnalysisSettings
+    identified : IdentifiedIntervals or None
+        The identified weight intervals and labels (:mod:`.identified`); ``None`` when the
+        conservative construction is used.
+    interval_note : str or None
+        Why the identified construction does not apply, when it was not chosen explicitly
+        and the conservative one is used instead.
     """
 
     context: str | None
@@ -161,6 +188,8 @@ class LogAnalysis:
     ranking_columns: dict[str, list[Any]]
     warnings: tuple[str, ...]
     settings: AnalysisSettings
+    identified: IdentifiedIntervals | None = None
+    interval_note: str | None = None
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -174,6 +203,37 @@ class LogAnalysis:
 
             return pd.DataFrame()
         return columns_table(self.ranking_columns)
+
+    @property
+    def interval_construction(self) -> IntervalConstruction | None:
+        """The construction of the weight intervals (``None``: no resampling, no intervals)."""
+        if self.identified is not None:
+            return "identified"
+        return "conservative" if self.distributions else None
+
+    def weight_interval_dict(self) -> dict[str, Any] | None:
+        """JSON-ready construction, per-item intervals and labels of the weight intervals."""
+        construction = self.interval_construction
+        if construction != "identified":
+            return (
+                None
+                if construction is None
+                else {
+                    "construction": construction,
+                    "identified_not_applicable": self.interval_note,
+                }
+            )
+        found = self.identified
+        return {
+            "construction": construction,
+            "low": dict(zip(self.items, map(float, found.low), strict=True)),
+            "high": dict(zip(self.items, map(float, found.high), strict=True)),
+            "labels": dict(zip(self.items, found.labels, strict=True)),
+            "kept_supports": [[self.items[i] for i in support] for support in found.supports],
+            "confidence": found.confidence,
+            "resamples": found.resamples,
+            "assumptions": list(found.assumptions),
+        }
 
     @property
     def unique(self) -> bool | None:
@@ -238,6 +298,7 @@ class LogAnalysis:
             },
             "condorcet_winner": None if self.condorcet is None else self.items[self.condorcet],
             "copeland_winners": [self.items[i] for i in self.copeland],
+            "weight_interval": self.weight_interval_dict(),
             "uncertainty": {name: dist.to_dict() for name, dist in self.distributions.items()},
             "rankings": [
                 dict(zip(self.ranking_columns, row, strict=True))
@@ -331,6 +392,28 @@ def _distribution(
     )
 
 
+def _identified(
+    counts: PairCounts, settings: AnalysisSettings, rng: np.random.Generator
+) -> tuple[IdentifiedIntervals | None, str | None]:
+    """The identified intervals where they apply, else ``None`` and the reason.
+
+    Asked for explicitly (``settings.intervals``), a log they do not apply to is an error
+    carrying the reason; by default it falls back to the conservative construction.
+    """
+    if settings.intervals == "conservative" or not settings.methods:
+        return None, None
+    if counts.matrix != "rates":
+        return None, "the identified construction applies to the rates matrix"
+    try:
+        return identified_intervals(
+            counts, rng, confidence=settings.confidence, resamples=settings.resamples
+        ), None
+    except ValueError as error:
+        if settings.intervals == "identified":
+            raise ComparisonLogError(f"--intervals identified: {error}") from None
+        return None, str(error)
+
+
 def _ranking_columns(counts: PairCounts, settings: AnalysisSettings) -> dict[str, list[Any]]:
     """:func:`.rankings.ranking_columns` when asked for, for logs of at most
     :data:`.uncertainty.DENSE_MAX_K` items (it solves games over all ``K x K`` entries); a
@@ -367,6 +450,7 @@ def analyze_log(
     *,
     context: str | None = None,
     progress: bool = False,
+    interval_rng: np.random.Generator | None = None,
 ) -> LogAnalysis:
     """Winners of a log with their uncertainty (module docstring).
 
@@ -381,6 +465,9 @@ def analyze_log(
         Name stored with the result and put in front of its warnings.
     progress : bool, optional
         Progress bars for the resampling.
+    interval_rng : numpy.random.Generator, optional
+        The random stream of the identified intervals; default a stream spawned from
+        ``rng`` (which leaves ``rng``'s draws alone).
 
     Returns
     -------
@@ -396,6 +483,9 @@ def analyze_log(
             log = apply_policy(log, settings.policy)
             counts = count_pairs(log, settings.policy.matrix)
             weights, certificate, path, start, bounds = _point_winner(counts)
+            identified, interval_note = _identified(
+                counts, settings, interval_rng if interval_rng is not None else rng.spawn(1)[0]
+            )
             distributions = {
                 method: _distribution(log, counts, method, weights, rng, settings, start, progress)
                 for method in settings.methods
@@ -421,6 +511,8 @@ def analyze_log(
         ranking_columns=rankings,
         warnings=tuple(messages),
         settings=settings,
+        identified=identified,
+        interval_note=interval_note,
     )
 
 
@@ -439,8 +531,9 @@ def analyze_contexts(
     log : ComparisonLog
     settings : AnalysisSettings
     seed : int
-        Master seed; context ``c`` uses ``named_generator(seed, "comparisons", c)`` (a log
-        without contexts uses ``named_generator(seed, "comparisons")``).
+        Master seed; context ``c`` uses ``named_generator(seed, "comparisons", c)`` and,
+        for the identified intervals, ``named_generator(seed, "identified intervals", c)``
+        (a log without contexts the same without ``c``).
     contexts : sequence of str, optional
         The contexts to analyse, in this order; default all, in order of appearance.
     progress : bool, optional
@@ -453,7 +546,8 @@ def analyze_contexts(
         if contexts:
             raise ComparisonLogError("the log has no context column to choose a context from")
         rng = named_generator(seed, "comparisons")
-        return [analyze_log(log, settings, rng, progress=progress)]
+        interval_rng = named_generator(seed, "identified intervals")
+        return [analyze_log(log, settings, rng, progress=progress, interval_rng=interval_rng)]
     chosen = list(contexts) if contexts else list(log.contexts)
     return [
         analyze_log(
@@ -462,6 +556,7 @@ def analyze_contexts(
             named_generator(seed, "comparisons", value),
             context=value,
             progress=progress,
+            interval_rng=named_generator(seed, "identified intervals", value),
         )
         for value in chosen
     ]

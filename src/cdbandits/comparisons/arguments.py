@@ -18,9 +18,16 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..limits import DENSE_MAX_K, MAX_ITEMS, MAX_RECORDS, MAX_RESAMPLES
+from ..limits import (
+    DENSE_MAX_K,
+    MAX_ITEMS,
+    MAX_RECORDS,
+    MAX_RESAMPLES,
+    SUPPORT_ENUMERATION_MAX_ITEMS,
+)
 from .preflib import DECLARED_ALTERNATIVES, UNRANKED_RULES
 from .settings import (
+    INTERVAL_CONSTRUCTIONS,
     MATRIX_ESTIMANDS,
     RARE_ITEM_POLICIES,
     RESAMPLING_METHODS,
@@ -88,6 +95,7 @@ _ANALYSIS_OPTIONS = {
     "top": "--top",
     "method": "--method",
     "resamples": "--resamples",
+    "intervals": "--intervals",
     "jobs": "--jobs",
     "confidence": "--confidence",
     "seed": "--seed",
@@ -358,6 +366,17 @@ def add_pairs_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"resampled matrices per method, at most {MAX_RESAMPLES} (default: 1000)",
     )
     add(
+        "--intervals",
+        choices=INTERVAL_CONSTRUCTIONS,
+        action=Store,
+        help="weight intervals: 'identified', per item an interval and a label in, out or "
+        "undecided from the supports the data do not reject (the rates matrix, whole "
+        f"counts, every pair compared, at most {SUPPORT_ENUMERATION_MAX_ITEMS} items, "
+        "--resamples at least 20/(1 - confidence)), or 'conservative', every lottery that "
+        "could be the von Neumann winner (default: identified where it applies, else "
+        "conservative)",
+    )
+    add(
         "--jobs",
         type=integer,
         metavar="N",
@@ -479,7 +498,7 @@ def option_conflicts(arguments: argparse.Namespace, preflib: Sequence[bool] = ()
     if "prior" in given and method not in ("posterior", "both"):
         return f"--prior is the Beta posterior's prior; --method {method} does not use it"
     if method == "none":
-        for dest in ("resamples", "seed"):
+        for dest in ("resamples", "seed", "intervals"):
             if dest in given:
                 return f"{names[dest]} applies to the resampling; --method none has none"
         if "confidence" in given and not arguments.include_pairs:

@@ -14,7 +14,11 @@ the majority margins, default for PrefLib files, or each pair's rate, default fo
 logs; see :mod:`.counts`), ties, the PrefLib rule for unranked alternatives, pairs never
 compared and rare items; the JSON output holds them under ``settings``. When the log's
 matrix has more than one von Neumann winner the report says so and gives each item's least
-and largest weight over all of them beside the reported one (the analytic centre).
+and largest weight over all of them beside the reported one (the analytic centre). The
+weight intervals (``--intervals``) are the identified ones of :mod:`.identified`, with an
+in/out/undecided label per item, where they apply (the rates matrix, whole counts, every
+pair compared, at most :data:`~cdbandits.limits.SUPPORT_ENUMERATION_MAX_ITEMS` items),
+else the conservative ones of :mod:`.near_optimal`; the report names the construction used.
 
 Exit status 0 on success; 2 for unreadable or invalid input, an option that does not apply
 to the input or contradicts another, an input beyond a limit (:mod:`cdbandits.limits`; the
@@ -93,6 +97,7 @@ _SETTING_OPTIONS = {
     "prior": "--prior",
     "bt_pseudo_count": "--bt-pseudo-count",
     "resamples": "--resamples",
+    "intervals": "--intervals",
     "top": "--top",
     "min_comparisons": "--min-comparisons",
     "jobs": "--jobs",
@@ -238,6 +243,7 @@ def analysis_settings(arguments: argparse.Namespace) -> AnalysisSettings:
             top=arguments.top,
             jobs=arguments.jobs,
             rankings=arguments.rankings,
+            intervals=arguments.intervals,
         )
     except ValueError as error:
         setting = str(error).split(" ", 1)[0]

@@ -91,12 +91,18 @@ def text_table(columns: dict[str, list[Any]], indent: str = "") -> str:
 
 
 def _support_table(analysis: LogAnalysis) -> str:
-    """The reported support, then items often in the resamples' supports, with intervals."""
+    """The reported support, then items often in the resamples' supports, with intervals.
+
+    With the identified intervals every item is listed, with its interval and label.
+    """
     dists = list(analysis.distributions.values())
     shown = [int(i) for i in analysis.support]
+    found = analysis.identified
     for dist in dists:
         likely = np.flatnonzero(dist.support_probability >= SHOW_SUPPORT_PROBABILITY)
         shown += [int(i) for i in likely if i not in shown]
+    if found is not None:
+        shown += [i for i in range(len(analysis.items)) if i not in shown]
     level = _percent(analysis.settings.confidence)
     table: dict[str, list[Any]] = {
         "item": [analysis.items[i] for i in shown],
@@ -106,12 +112,49 @@ def _support_table(analysis: LogAnalysis) -> str:
         low, high = analysis.weight_range
         table["over all winners"] = [f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown]
     for dist in dists:
-        low, high = dist.weight_interval()
         table[f"{dist.method}: in support"] = [_percent(dist.support_probability[i]) for i in shown]
-        table[f"{dist.method}: {level} interval"] = [
-            f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown
+        if found is None:
+            low, high = dist.weight_interval()
+            table[f"{dist.method}: {level} interval"] = [
+                f"[{low[i]:.3f}, {high[i]:.3f}]" for i in shown
+            ]
+    if found is not None:
+        table[f"identified: {level} interval"] = [
+            f"[{found.low[i]:.3f}, {found.high[i]:.3f}]" for i in shown
         ]
+        table["label"] = [found.labels[i] for i in shown]
     return text_table(table, indent="  ")
+
+
+def _interval_note(analysis: LogAnalysis) -> str | None:
+    """The footnote naming the construction of the weight intervals (``None``: none)."""
+    construction = analysis.interval_construction
+    if construction is None:
+        return None
+    level = _percent(analysis.settings.confidence)
+    if construction == "identified":
+        found = analysis.identified
+        kept = (
+            "no support passed the test, so every item is undecided on [0, 1]"
+            if found.no_support_kept
+            else f"{len(found.supports)} of {found.candidates} supports kept"
+        )
+        return (
+            f"  (weight intervals: identified construction at {level} confidence, all items "
+            "at once: the supports the data do not reject, each item 'in' every one, 'out' "
+            f"of every one or 'undecided', and its weight over them; {kept}; "
+            "cdbandits.comparisons.identified)"
+        )
+    why = (
+        f"; identified intervals not applicable: {analysis.interval_note}"
+        if (analysis.interval_note)
+        else ""
+    )
+    return (
+        "  (weight intervals: conservative construction, the least and largest weight of the "
+        "item in any lottery that could be the von Neumann winner, all items at once; "
+        f"cdbandits.comparisons.near_optimal{why})"
+    )
 
 
 def _most_likely(items: Sequence[str], probability: NDArray[np.float64], count: int = 3) -> str:
@@ -148,12 +191,9 @@ def format_analysis(analysis: LogAnalysis, show_rankings: bool = False) -> str:
             "weight among them; cdbandits.comparisons.near_optimal.optimal_face_bounds)"
         )
     dists = list(analysis.distributions.values())
-    if dists:
-        lines.append(
-            "  (weight intervals: the least and largest weight of the item in any lottery "
-            "that could be the von Neumann winner, all items at once; "
-            "cdbandits.comparisons.near_optimal)"
-        )
+    note = _interval_note(analysis)
+    if note is not None:
+        lines.append(note)
     for dist in dists:
         bound = dist.exploitability_bound()
         beaten = (

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "INTERVAL_CONSTRUCTIONS",
     "MATRIX_ESTIMANDS",
     "RARE_ITEM_POLICIES",
     "RESAMPLING_METHODS",
     "TIE_POLICIES",
     "UNOBSERVED_POLICIES",
     "CountPolicy",
+    "IntervalConstruction",
     "MatrixEstimand",
     "RareItemPolicy",
     "ResamplingMethod",
@@ -63,3 +65,8 @@ class CountPolicy:
 
 ResamplingMethod = Literal["bootstrap", "posterior"]
 RESAMPLING_METHODS: tuple[ResamplingMethod, ...] = ("bootstrap", "posterior")
+#: Weight intervals of the von Neumann winner: "identified" (:mod:`.identified`, per item an
+#: interval and an in/out/undecided label from a support confidence set) or "conservative"
+#: (:mod:`.near_optimal`, every lottery that could be the winner).
+IntervalConstruction = Literal["identified", "conservative"]
+INTERVAL_CONSTRUCTIONS: tuple[IntervalConstruction, ...] = ("identified", "conservative")
