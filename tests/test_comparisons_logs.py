@@ -323,8 +323,10 @@ def test_any_log_is_read_or_refused_with_the_readers_own_error(tmp_path_factory,
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(["winner", "loser", "weight", "x"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["winner", "loser", "weight", "x"]), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
