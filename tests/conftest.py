@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -72,9 +74,9 @@ def snakemake(*arguments: str, cwd: Path = REPO_ROOT, check: bool = True):
 def reproducible_outputs(directory: Path) -> set[Path]:
     """The files under results/ that a run with the same config must reproduce byte for byte.
 
-    Left out: the logs, the rules' benchmark records (run times), provenance.json (it records
-    times and the command line: the one output meant to differ) and the report (built by a
-    separate command).
+    Left out: the logs, the rules' benchmark records (run times), provenance.json and
+    run_time.md (they record times and the command line: the outputs meant to differ) and
+    the report (built by a separate command).
     """
     results = directory / "results"
     return {
@@ -82,7 +84,8 @@ def reproducible_outputs(directory: Path) -> set[Path]:
         for path in results.rglob("*")
         if path.is_file()
         and path.relative_to(results).parts[0] not in {"logs", "benchmarks"}
-        and path.relative_to(results) not in {Path("provenance.json"), Path("report.html")}
+        and path.relative_to(results)
+        not in {Path("provenance.json"), Path("run_time.md"), Path("report.html")}
     }
 
 
@@ -113,18 +116,27 @@ def data_mirror() -> Path:
 def tiny_run(tmp_path_factory, data_mirror) -> Path:
     """The working directory of one local run of the whole workflow on config/test.yaml.
 
-    Shared by the session (a run takes a minute or more); tests must not modify it. The
-    cluster test compares its own run with this one, byte for byte.
+    Built once per test session, whichever xdist worker asks first; the others wait on a
+    file lock and reuse it (a run is complete when it wrote results/provenance.json). Tests
+    must not modify it. The cluster tests compare their own runs with this one, byte for
+    byte.
     """
-    directory = tmp_path_factory.mktemp("tiny-local")
-    snakemake(
-        "--directory",
-        str(directory),
-        "--configfile",
-        str(TINY_CONFIG),
-        "--config",
-        f"data_mirror={data_mirror}",
-        "--cores",
-        "2",
-    )
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    directory = shared / "tiny-local"
+    with open(shared / "tiny-local.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (directory / "results" / "provenance.json").is_file():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir()
+            snakemake(
+                "--directory",
+                str(directory),
+                "--configfile",
+                str(TINY_CONFIG),
+                "--config",
+                f"data_mirror={data_mirror}",
+                "--cores",
+                "2",
+            )
     return directory
