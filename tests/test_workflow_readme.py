@@ -1,7 +1,6 @@
 """The generated blocks of README.md and RESULTS.md (cdbandits.workflow.readme)."""
 
 import re
-from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT
