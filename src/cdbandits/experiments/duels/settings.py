@@ -231,12 +231,6 @@ class TunedAlgorithm(ConfigModel):
             except (TypeError, ValueError) as error:
                 raise ConfigError(str(error), "parameters") from None
 
-    def make(self) -> Any:
-        """The configured algorithm (:func:`cdbandits.karmed.make_algorithm`)."""
-        from ...karmed import make_algorithm
-
-        return make_algorithm(self.algorithm, **self.parameters)
-
 
 def _mslr(name: str, arms: int | None = None) -> dict[str, Any]:
     size = f"{arms} random rankers" if arms else "all 136 rankers"
@@ -368,19 +362,15 @@ class DuelsSweep(ConfigModel):
             f"no duels environment {name!r}; known: {[e.name for e in self.environments]}"
         )
 
-    @property
-    def all_algorithms(self) -> tuple[str, ...]:
-        """The algorithms, then the tuned variants' names."""
-        return self.algorithms + tuple(self.tuned)
-
     def make_karmed(self, name: str) -> Any:
         """The K-armed algorithm a run called ``name`` plays: a tuned variant or an algorithm
         with its defaults."""
-        if name in self.tuned:
-            return self.tuned[name].make()
         from ...karmed import make_algorithm
 
-        return make_algorithm(name)
+        tuned = self.tuned.get(name)
+        if tuned is None:
+            return make_algorithm(name)
+        return make_algorithm(tuned.algorithm, **tuned.parameters)
 
 
 class DuelsSection(DuelsSweep):
